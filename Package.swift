@@ -1,0 +1,82 @@
+// swift-tools-version: 6.2
+//
+// SDK Core: the portable Swift core of the Falcon placement SDK and the Binoban analytics SDK.
+// No third-party dependencies: only the Swift toolchain.
+
+import PackageDescription
+
+/// Strict settings applied to every target of the package.
+///
+/// Swift 6 language mode (tools 6.2) already brings complete concurrency checking; these add explicit
+/// `Sendable` on public types as an error, `any` for existentials and member-import visibility.
+/// Warnings as errors are turned on by `.ci/run` (`-Xswiftc -warnings-as-errors`), not here, so that the
+/// package stays usable as a dependency on newer compilers.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+    .treatWarning("ExplicitSendable", as: .error),
+]
+
+let package = Package(
+    name: "sdk-core",
+    products: [
+        .library(name: "FalconCore", targets: ["FalconCore"]),
+        .library(name: "FalconCoreURLSession", targets: ["FalconCoreURLSession"]),
+        .library(name: "FalconCoreTesting", targets: ["FalconCoreTesting"]),
+        .library(name: "BinobanCore", targets: ["BinobanCore"]),
+        .library(name: "BinobanCoreURLSession", targets: ["BinobanCoreURLSession"]),
+        .library(name: "BinobanCoreTesting", targets: ["BinobanCoreTesting"]),
+        .library(name: "SDKCoreCommon", targets: ["SDKCoreCommon"]),
+        .executable(name: "sdkcore", targets: ["sdkcore"]),
+    ],
+    dependencies: [],
+    targets: [
+        // MARK: Shared values (JSON value type, timestamps, a small lock)
+        .target(name: "SDKCoreCommon", swiftSettings: strictSettings),
+
+        // MARK: FalconCore
+        .target(name: "FalconCore", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),
+        .target(name: "FalconCoreURLSession", dependencies: ["FalconCore"], swiftSettings: strictSettings),
+        .target(name: "FalconCoreTesting", dependencies: ["FalconCore"], swiftSettings: strictSettings),
+
+        // MARK: BinobanCore
+        .target(name: "BinobanCore", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),
+        .target(name: "BinobanCoreURLSession", dependencies: ["BinobanCore"], swiftSettings: strictSettings),
+        .target(name: "BinobanCoreTesting", dependencies: ["BinobanCore"], swiftSettings: strictSettings),
+
+        // MARK: A loopback HTTP/1.1 server for tests and the demo (not a product)
+        .target(name: "LoopbackHTTP", swiftSettings: strictSettings),
+
+        // MARK: Command-line tool
+        .executableTarget(
+            name: "sdkcore",
+            dependencies: [
+                "FalconCore", "FalconCoreTesting", "BinobanCore", "BinobanCoreURLSession", "BinobanCoreTesting",
+                "LoopbackHTTP",
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "SDKCoreCommonTests", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "FalconCoreTests",
+            dependencies: ["FalconCore", "FalconCoreTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "BinobanCoreTests",
+            dependencies: ["BinobanCore", "BinobanCoreTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TransportTests",
+            dependencies: [
+                "FalconCore", "FalconCoreURLSession", "BinobanCore", "BinobanCoreURLSession", "LoopbackHTTP",
+            ],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

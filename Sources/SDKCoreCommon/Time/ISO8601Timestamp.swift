@@ -1,0 +1,77 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// UTC ISO-8601 timestamps with millisecond precision, such as `2026-08-02T12:00:00.120Z`.
+///
+/// Hand-written because `ISO8601DateFormatter` is missing from FoundationEssentials and
+/// `Date.ISO8601FormatStyle` costs about half a microsecond per call on the event hot path.
+public enum ISO8601Timestamp: Sendable {
+    /// Formats `date` as `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC. Milliseconds are truncated, not rounded.
+    ///
+    /// - Complexity: O(1).
+    public static func string(from date: Date) -> String {
+        string(fromMillisecondsSince1970: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    /// Formats a Unix time in milliseconds as `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC.
+    public static func string(fromMillisecondsSince1970 milliseconds: Int64) -> String {
+        let (days, millisOfDay) = floorDivide(milliseconds, 86_400_000)
+        let (year, month, day) = civilDate(fromDaysSince1970: days)
+        let hour = millisOfDay / 3_600_000
+        let minute = millisOfDay / 60_000 % 60
+        let second = millisOfDay / 1000 % 60
+        let millisecond = millisOfDay % 1000
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendPadded(year, width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(month, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(day, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendPadded(hour, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(minute, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(second, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        appendPadded(millisecond, width: 3, to: &bytes)
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        var quotient = value / divisor
+        var remainder = value % divisor
+        if remainder < 0 {
+            quotient -= 1
+            remainder += divisor
+        }
+        return (quotient, remainder)
+    }
+
+    /// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian calendar).
+    private static func civilDate(fromDaysSince1970 days: Int64) -> (Int64, Int64, Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+
+    private static func appendPadded(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
+        let digits = String(value).utf8
+        if digits.count < width {
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count))
+        }
+        bytes.append(contentsOf: digits)
+    }
+}

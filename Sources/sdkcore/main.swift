@@ -1,0 +1,1 @@
+print("sdkcore: the demo arrives with issue 2")
