@@ -1,0 +1,107 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// The identity of one stored batch. Ordered oldest first.
+public struct BinobanBatchID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// A number that grows with every batch a storage opens; older batches have smaller numbers.
+    public var sequence: UInt64
+
+    /// Creates a batch identity.
+    public init(sequence: UInt64) {
+        self.sequence = sequence
+    }
+
+    /// Orders batches oldest first.
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.sequence < rhs.sequence }
+
+    /// The batch number.
+    public var description: String { "batch-\(sequence)" }
+}
+
+/// A finished batch as read back for upload.
+public struct BinobanStoredBatch: Sendable, Hashable {
+    /// Which batch this is.
+    public var id: BinobanBatchID
+    /// The encoded events joined by commas (`{…},{…}`), ready to be placed between `{"batch":[` and
+    /// `],"sentAt":…}`. Always a valid sequence of complete JSON objects.
+    public var events: Data
+    /// How many events the batch holds.
+    public var eventCount: Int
+
+    /// Creates a stored batch.
+    public init(id: BinobanBatchID, events: Data, eventCount: Int) {
+        self.id = id
+        self.events = events
+        self.eventCount = eventCount
+    }
+}
+
+/// What a write did besides storing: batches closed, and anything dropped to respect the bounds.
+public struct BinobanStorageWriteReport: Sendable, Hashable {
+    /// Events stored by this write.
+    public var storedEvents: Int
+    /// Events refused because one alone is larger than the storage's event limit.
+    public var rejectedOversizeEvents: Int
+    /// Finished batches deleted (oldest first) to stay within the file-count and byte caps.
+    public var evictedBatches: Int
+    /// Events contained in the evicted batches.
+    public var evictedEvents: Int
+
+    /// Creates a report.
+    public init(storedEvents: Int = 0, rejectedOversizeEvents: Int = 0, evictedBatches: Int = 0, evictedEvents: Int = 0)
+    {
+        self.storedEvents = storedEvents
+        self.rejectedOversizeEvents = rejectedOversizeEvents
+        self.evictedBatches = evictedBatches
+        self.evictedEvents = evictedEvents
+    }
+}
+
+/// What a storage found and repaired when it was opened.
+public struct BinobanStorageRecoveryReport: Sendable, Hashable {
+    /// Finished batches found from a previous run, ready for upload.
+    public var recoveredBatches: Int
+    /// Unfinished batches that were finalised (complete events kept).
+    public var repairedBatches: Int
+    /// Bytes of incomplete trailing events discarded during repair.
+    public var discardedBytes: Int
+    /// Files that could not be read and were removed (only files this storage created).
+    public var removedCorruptFiles: Int
+
+    /// Creates a report.
+    public init(
+        recoveredBatches: Int = 0, repairedBatches: Int = 0, discardedBytes: Int = 0, removedCorruptFiles: Int = 0
+    ) {
+        self.recoveredBatches = recoveredBatches
+        self.repairedBatches = repairedBatches
+        self.discardedBytes = discardedBytes
+        self.removedCorruptFiles = removedCorruptFiles
+    }
+}
+
+/// Durable, bounded storage of encoded events, grouped into batches.
+///
+/// The pipeline hands over events already encoded as compact JSON objects. A storage appends them to one open
+/// batch, closes the batch before it would exceed the batch byte limit (the upload envelope included), keeps at
+/// most a bounded number of finished batches and bytes (dropping the oldest), and gives finished batches back
+/// oldest first. A finished batch is never appended to again. Implementations are used by one owner at a time
+/// (the pipeline's driver), so they need not order concurrent callers.
+public protocol BinobanEventStorage: Sendable {
+    /// Appends `events` (each one complete JSON object) in order, closing and opening batches as needed.
+    func append(_ events: [Data]) async throws -> BinobanStorageWriteReport
+
+    /// Closes the open batch, if it holds any event, so that it becomes uploadable.
+    func closeOpenBatch() async throws
+
+    /// The finished batches, oldest first, at most `limit` of them.
+    func finishedBatches(limit: Int) async throws -> [BinobanBatchID]
+
+    /// Reads one finished batch back. Throws if it no longer exists.
+    func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch
+
+    /// Deletes one finished batch (after a 2xx, or a 4xx that drops it).
+    func remove(_ batch: BinobanBatchID) async throws
+}
