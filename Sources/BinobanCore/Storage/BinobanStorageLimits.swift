@@ -1,0 +1,41 @@
+/// The bounds every event storage enforces.
+///
+/// Defaults follow the Binoban SDK: events below 32 000 bytes, batches that stay below 500 KB once wrapped in
+/// the upload envelope, and at most 20 finished batches and 5 MB on disk, oldest dropped first.
+public struct BinobanStorageLimits: Sendable, Hashable {
+    /// An encoded event of this many bytes or more is refused.
+    public var maxEventBytes: Int
+    /// A batch closes before its events plus ``envelopeOverheadBytes`` would reach this many bytes.
+    public var maxBatchBytes: Int
+    /// The bytes the upload envelope adds around a batch's events:
+    /// `{"batch":[` + `],"sentAt":"<24 characters>","writeKey":"<source>"}`.
+    public var envelopeOverheadBytes: Int
+    /// At most this many finished batches are kept; the oldest are dropped first.
+    public var maxFinishedBatches: Int
+    /// At most this many bytes of finished batches are kept; the oldest are dropped first.
+    public var maxTotalBytes: Int
+
+    /// Creates limits; every default is the Binoban SDK's.
+    public init(
+        maxEventBytes: Int = 32_000,
+        maxBatchBytes: Int = 500_000,
+        envelopeOverheadBytes: Int = 256,
+        maxFinishedBatches: Int = 20,
+        maxTotalBytes: Int = 5_000_000
+    ) {
+        self.maxEventBytes = maxEventBytes
+        self.maxBatchBytes = maxBatchBytes
+        self.envelopeOverheadBytes = envelopeOverheadBytes
+        self.maxFinishedBatches = maxFinishedBatches
+        self.maxTotalBytes = maxTotalBytes
+    }
+
+    /// The envelope overhead for a given source identifier (the `writeKey` of the envelope), JSON-escaped.
+    public static func envelopeOverhead(forWriteKey writeKey: String) -> Int {
+        var escaped: [UInt8] = []
+        JSONWriter.appendString(writeKey, to: &escaped)
+        // {"batch":[  +  ],"sentAt":"yyyy-MM-ddTHH:mm:ss.SSSZ","writeKey":  + escaped key +  }
+        return #"{"batch":["#.utf8.count + #"],"sentAt":"2026-08-02T12:00:30.004Z","writeKey":"#.utf8.count
+            + escaped.count + 1
+    }
+}
