@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "BinobanCoreTesting", dependencies: ["BinobanCore"], swiftSettings: strictSettings),
 
         // MARK: A loopback HTTP/1.1 server for tests and the demo (not a product)
-        .target(name: "LoopbackHTTP", swiftSettings: strictSettings),
+        .target(name: "LoopbackHTTP", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),
 
         // MARK: Command-line tool
         .executableTarget(
