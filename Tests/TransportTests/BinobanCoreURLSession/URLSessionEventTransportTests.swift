@@ -1,0 +1,232 @@
+import BinobanCore
+import BinobanCoreURLSession
+import Dispatch
+import Foundation
+import LoopbackHTTP
+import Testing
+
+@Suite("URLSessionEventTransport")
+struct URLSessionEventTransportTests {
+    private static let apiKey = "test-api-key"
+
+    private func upload(
+        to server: LoopbackHTTPServer,
+        body: Data = Data(
+            #"{"batch":[{"type":"track","event":"Opened"}],"sentAt":"2026-01-01T00:00:00.000Z","writeKey":"src"}"#.utf8)
+    ) throws -> BinobanTransportRequest {
+        BinobanTransportRequest(
+            url: try #require(server.url(path: "/b")),
+            headers: [
+                "Content-Type": "application/json",
+                "User-Agent": "binoban-core-swift/1.2.3",
+                "Authorization": "Basic " + Data("\(Self.apiKey):".utf8).base64EncodedString(),
+            ],
+            body: body
+        )
+    }
+
+    @Test("sends the method, headers, Basic authorization and body exactly")
+    func sendsTheRequest() async throws {
+        let server = LoopbackHTTPServer()
+        try server.start()
+        defer { server.stop() }
+        let request = try upload(to: server)
+
+        let response = try await URLSessionEventTransport().send(request)
+
+        #expect(response.statusCode == 200)
+        let received = try #require(server.requests.first)
+        #expect(server.requestCount == 1)
+        #expect(received.method == "POST")
+        #expect(received.path == "/b")
+        #expect(received.body == request.body)
+        #expect(received.value(forHeader: "Content-Type") == "application/json")
+        #expect(received.value(forHeader: "User-Agent") == "binoban-core-swift/1.2.3")
+        #expect(received.value(forHeader: "Authorization") == "Basic dGVzdC1hcGkta2V5Og==")
+        #expect(received.value(forHeader: "Content-Length") == "\(request.body.count)")
+        #expect(!received.headers.contains("Cookie"))
+    }
+
+    @Test("uses the request's method")
+    func method() async throws {
+        let server = LoopbackHTTPServer()
+        try server.start()
+        defer { server.stop() }
+        var request = try upload(to: server)
+        request.method = "PUT"
+
+        _ = try await URLSessionEventTransport().send(request)
+
+        #expect(server.requests.map(\.method) == ["PUT"])
+    }
+
+    static let statuses = [200, 202, 204, 301, 302, 307, 400, 401, 413, 429, 500, 502, 503]
+
+    @Test("returns every status class as it is, with the response headers", arguments: statuses)
+    func statusClasses(status: Int) async throws {
+        let server = LoopbackHTTPServer(
+            responder: .always(
+                .init(status: status, headers: ["Location": "/moved", "X-Request-Id": "r-\(status)"], text: "x")
+            )
+        )
+        try server.start()
+        defer { server.stop() }
+
+        let response = try await URLSessionEventTransport().send(try upload(to: server))
+
+        #expect(response.statusCode == status)
+        #expect(response.value(forHeader: "x-request-id") == "r-\(status)")
+        // Redirects are not followed: exactly one request reached the server.
+        #expect(server.requests.map(\.path) == ["/b"])
+    }
+
+    @Test("exposes Retry-After of a 429 through value(forHeader:)")
+    func retryAfter() async throws {
+        let server = LoopbackHTTPServer(
+            responder: .script([.status(429, headers: ["Retry-After": "2"])], then: .ok)
+        )
+        try server.start()
+        defer { server.stop() }
+        let transport = URLSessionEventTransport()
+
+        let limited = try await transport.send(try upload(to: server))
+        let accepted = try await transport.send(try upload(to: server))
+
+        #expect(limited.statusCode == 429)
+        #expect(limited.value(forHeader: "retry-after") == "2")
+        #expect(limited.value(forHeader: "RETRY-AFTER") == "2")
+        #expect(accepted.statusCode == 200)
+        #expect(accepted.value(forHeader: "Retry-After") == nil)
+    }
+
+    @Test("throws cannotConnect when the server is down, without the URL in the error")
+    func serverDown() async throws {
+        let server = LoopbackHTTPServer()
+        try server.start()
+        let request = try upload(to: server)
+        server.stop()
+
+        let error = await #expect(throws: URLSessionEventTransportError.self) {
+            try await URLSessionEventTransport().send(request)
+        }
+
+        #expect(error?.reason == .cannotConnect)
+        #expect(error?.description.contains("127.0.0.1") == false)
+        #expect(error?.description.contains(Self.apiKey) == false)
+    }
+
+    @Test("throws when the server hangs up without an answer")
+    func hangUp() async throws {
+        let server = LoopbackHTTPServer(responder: .always(.closeConnectionWithoutAnswer))
+        try server.start()
+        defer { server.stop() }
+
+        await #expect(throws: URLSessionEventTransportError.self) {
+            try await URLSessionEventTransport().send(try upload(to: server))
+        }
+    }
+
+    @Test("throws timedOut when no answer comes within the request timeout")
+    func timeout() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let server = LoopbackHTTPServer(
+            responder: .handler { _ in
+                _ = release.wait(timeout: .now() + 30)
+                return .ok
+            }
+        )
+        try server.start()
+        defer {
+            release.signal()
+            server.stop()
+        }
+
+        let error = await #expect(throws: URLSessionEventTransportError.self) {
+            try await URLSessionEventTransport(requestTimeout: .seconds(1)).send(try upload(to: server))
+        }
+
+        #expect(error?.reason == .timedOut)
+        #expect(server.requestCount == 1)
+    }
+
+    @Test("a sub-second timeout still lets a prompt answer through (it is rounded up to a second)")
+    func subSecondTimeout() async throws {
+        let server = LoopbackHTTPServer()
+        try server.start()
+        defer { server.stop() }
+
+        let response = try await URLSessionEventTransport(requestTimeout: .milliseconds(300)).send(
+            try upload(to: server)
+        )
+
+        #expect(response.statusCode == 200)
+    }
+
+    @Test("delivers a 500 KB body byte for byte")
+    func largeBody() async throws {
+        let server = LoopbackHTTPServer()
+        try server.start()
+        defer { server.stop() }
+        var generator = SplitMix64(seed: 42)
+        let body = Data((0..<500_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+
+        let response = try await URLSessionEventTransport().send(try upload(to: server, body: body))
+
+        #expect(response.statusCode == 200)
+        #expect(server.requests.first?.body == body)
+    }
+
+    @Test("reuses one kept-alive connection for sequential uploads")
+    func connectionReuse() async throws {
+        let server = LoopbackHTTPServer()
+        try server.start()
+        defer { server.stop() }
+        let transport = URLSessionEventTransport()
+
+        for _ in 0..<3 {
+            _ = try await transport.send(try upload(to: server))
+        }
+
+        #expect(server.requestCount == 3)
+        #expect(server.acceptedConnectionCount == 1)
+    }
+
+    @Test("sends concurrent uploads intact")
+    func concurrentUploads() async throws {
+        let server = LoopbackHTTPServer()
+        try server.start()
+        defer { server.stop() }
+        let transport = URLSessionEventTransport()
+        let requests = try (0..<20).map { index in
+            try upload(to: server, body: Data(String(repeating: "\(index % 10)", count: 1000 + index).utf8))
+        }
+
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for request in requests {
+                group.addTask { try await transport.send(request).statusCode }
+            }
+            for try await status in group {
+                #expect(status == 200)
+            }
+        }
+
+        #expect(Set(server.requests.map(\.body)) == Set(requests.map(\.body)))
+    }
+}
+
+/// A tiny seeded generator so the large body is reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
