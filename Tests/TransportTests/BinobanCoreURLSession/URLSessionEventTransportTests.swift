@@ -162,6 +162,30 @@ struct URLSessionEventTransportTests {
         #expect(response.statusCode == 200)
     }
 
+    @Test("rethrows the cancellation of the calling task as CancellationError")
+    func cancellation() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let server = LoopbackHTTPServer(
+            responder: .handler { _ in
+                _ = release.wait(timeout: .now() + 30)
+                return .ok
+            }
+        )
+        try server.start()
+        defer {
+            release.signal()
+            server.stop()
+        }
+        let transport = URLSessionEventTransport()
+        let request = try upload(to: server)
+
+        let upload = Task { try await transport.send(request) }
+        _ = try await server.waitForRequests(count: 1)
+        upload.cancel()
+
+        await #expect(throws: CancellationError.self) { try await upload.value }
+    }
+
     @Test("delivers a 500 KB body byte for byte")
     func largeBody() async throws {
         let server = LoopbackHTTPServer()

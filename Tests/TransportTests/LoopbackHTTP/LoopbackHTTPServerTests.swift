@@ -371,6 +371,27 @@ struct LoopbackHTTPServerTests {
         }
     }
 
+    @Test("answers 503 and closes connections beyond the cap, then accepts again when one ends")
+    func connectionCap() throws {
+        let server = LoopbackHTTPServer(configuration: .init(maxConnections: 1))
+        let port = try server.start()
+        defer { server.stop() }
+
+        var first: RawHTTPClient? = try RawHTTPClient(port: port)
+        try first?.send("GET /first HTTP/1.1\r\n\r\n")
+        #expect(try first?.readAnswer().status == 200)
+
+        let second = try RawHTTPClient(port: port)
+        #expect(try second.readAnswer().status == 503)
+        #expect(try second.readUntilClosed().isEmpty)
+
+        try first?.send("GET /last HTTP/1.1\r\nConnection: close\r\n\r\n")
+        #expect(try first?.readAnswer().status == 200)
+        #expect(try first?.readUntilClosed().isEmpty == true)
+        first = nil
+        #expect(server.requests.map(\.path) == ["/first", "/last"])
+    }
+
     @Test("keeps no bodies when told not to, while a handler still sees them")
     func unrecordedBodies() throws {
         let server = LoopbackHTTPServer(
