@@ -73,6 +73,14 @@ struct HTTPRequestParserTests {
         #expect(requests(events("GET / HTTP/1.0\r\n\r\n", step: 4096)).first?.keepAlive == false)
     }
 
+    @Test("accepts a Content-Length repeated with the same value")
+    func repeatedLength() {
+        let parsed = requests(
+            events("POST / HTTP/1.1\r\nContent-Length: 2, 2\r\nContent-Length: 2\r\n\r\nok", step: 4096)
+        )
+        #expect(parsed.first?.body == Array("ok".utf8))
+    }
+
     @Test("stays failed after a failure")
     func failureIsFinal() {
         var parser = HTTPRequestParser(limits: Self.limits)

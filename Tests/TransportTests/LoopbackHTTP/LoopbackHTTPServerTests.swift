@@ -40,6 +40,31 @@ struct LoopbackHTTPServerTests {
         #expect(request.arrivalIndex == 0)
     }
 
+    @Test("reduces an absolute-form target to its path and query")
+    func absoluteTarget() {
+        let request = LoopbackHTTPRequest(
+            arrivalIndex: 0,
+            connectionIndex: 0,
+            method: "GET",
+            target: "http://example.test:8080/a/b?c=d",
+            headers: [:],
+            body: Data()
+        )
+        let bare = LoopbackHTTPRequest(
+            arrivalIndex: 0,
+            connectionIndex: 0,
+            method: "GET",
+            target: "http://example.test?x=1",
+            headers: [:],
+            body: Data()
+        )
+
+        #expect(request.path == "/a/b")
+        #expect(request.query == "c=d")
+        #expect(bare.path == "/")
+        #expect(bare.query == "x=1")
+    }
+
     @Test("keeps a connection alive for several requests and numbers them in arrival order")
     func keepAlive() throws {
         let server = LoopbackHTTPServer()
