@@ -21,6 +21,8 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "sdk-core",
+    // Apple floors for async URLSession, `Duration` and `Clock`; Linux has no floor.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "FalconCore", targets: ["FalconCore"]),
         .library(name: "FalconCoreURLSession", targets: ["FalconCoreURLSession"]),
