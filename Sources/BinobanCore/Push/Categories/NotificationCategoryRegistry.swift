@@ -62,7 +62,7 @@ public struct NotificationCategoryRegistry: Sendable, Hashable {
             return result
         }
         binobanCategories[category.identifier] = category
-        let unknown = binobanCategories.keys.filter { !recency.contains($0) }.sorted()
+        let unknown = binobanCategories.keys.filter { $0 != category.identifier && !recency.contains($0) }.sorted()
         var order = unknown + recency.filter { binobanCategories[$0] != nil && $0 != category.identifier }
         order.append(category.identifier)
         if order.count > binobanCategoryLimit { order.removeFirst(order.count - binobanCategoryLimit) }
