@@ -80,6 +80,32 @@ struct PushEntryPointTests {
         #expect(BinobanPushPayload.parse(request.userInfo).payload == BinobanPushPayload.parse(userInfo).payload)
     }
 
+    @Test("Display then foreground presentation of the same push reports delivered exactly once")
+    func displayThenWillPresent() async {
+        let presenter = ScriptedPresenter()
+        let (notifications, target, _) = makeAttachedLayer(presenter: presenter)
+        notifications.initializeNotifications(configuration: .init(askNotificationPermissionOnStart: false))
+        let userInfo = binobanUserInfo(uuid: "n-9")
+        _ = await notifications.onApplicationDidReceiveRemoteNotification(userInfo: userInfo).value
+        // iOS hands the displayed notification's userInfo (the request's) to willPresent, possibly twice.
+        let shown = presenter.displayRequests.map(\.userInfo)
+        for forwarded in shown + shown { notifications.onWillPresentForwarded(userInfo: forwarded) }
+        #expect(target.eventNames == ["bb_notification_delivered"])
+    }
+
+    @Test("A push with more than three buttons is displayed with the first three, and the drop is reported")
+    func displayCapsButtons() async throws {
+        let presenter = ScriptedPresenter()
+        let (notifications, _, diagnostics) = makeAttachedLayer(presenter: presenter)
+        notifications.initializeNotifications(configuration: .init(askNotificationPermissionOnStart: false))
+        let buttons: JSONValue = .array((0..<5).map { ["id": .string("b\($0)"), "title": "B"] })
+        let userInfo: JSONValue = ["source": "binoban", "binoban_notification_uuid": "n", "binoban_actions": buttons]
+        _ = await notifications.onApplicationDidReceiveRemoteNotification(userInfo: userInfo).value
+        let request = try #require(presenter.displayRequests.first)
+        #expect(request.category.actions.map(\.identifier) == ["b0", "b1", "b2"])
+        #expect(diagnostics.codes == [.extraActionsDropped])
+    }
+
     @Test("A push without buttons is displayed with the shared dismissal-reporting category")
     func displayWithoutButtons() async throws {
         let presenter = ScriptedPresenter()
