@@ -2,7 +2,7 @@ extension BinobanNotifications {
     /// Asks the presenter to display a Binoban data push, with `userInfo` as UIKit passes it.
     ///
     /// Entries JSON cannot carry are ignored (reported for a Binoban payload). See
-    /// ``onApplicationDidReceiveRemoteNotification(userInfo:)-(JSONValue)``.
+    /// the `JSONValue` overload.
     @discardableResult
     public func onApplicationDidReceiveRemoteNotification(
         userInfo: [AnyHashable: Any]

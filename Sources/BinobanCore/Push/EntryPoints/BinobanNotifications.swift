@@ -131,7 +131,7 @@ public final class BinobanNotifications: Sendable {
     /// Asks the presenter to display a Binoban data push (from
     /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`).
     ///
-    /// Does not report delivered: that comes from ``onWillPresentForwarded(userInfo:)``. Nothing is displayed
+    /// Does not report delivered: that comes from `onWillPresentForwarded(userInfo:)`. Nothing is displayed
     /// before ``initializeNotifications(configuration:)`` (reported). A presenter failure dispatches a
     /// `FAILED` interaction with the presenter's reason. Returns at once; await the task for the outcome.
     @discardableResult
