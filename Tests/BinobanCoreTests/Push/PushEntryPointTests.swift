@@ -293,6 +293,23 @@ struct PushEntryPointTests {
         #expect(diagnostics.codes.filter { $0 == .customDataValueConverted }.count == 2)
     }
 
+    @Test("onApplicationDidReceiveRemoteNotification accepts loosely typed userInfo")
+    func displayLooselyTypedUserInfo() async {
+        let presenter = ScriptedPresenter()
+        let (notifications, _, _) = makeAttachedLayer(presenter: presenter)
+        notifications.initializeNotifications(configuration: .init(askNotificationPermissionOnStart: false))
+        let hashable: [AnyHashable: Any] = [
+            "source": "binoban", "binoban_notification_uuid": "n-h", "binoban_title": "H",
+        ]
+        let strings: [String: Any] = ["source": "binoban", "binoban_notification_uuid": "n-s", "binoban_body": "S"]
+        let first = await notifications.onApplicationDidReceiveRemoteNotification(userInfo: hashable).value
+        let second = await notifications.onApplicationDidReceiveRemoteNotification(userInfo: strings).value
+        #expect(first.outcome == .displayed && second.outcome == .displayed)
+        #expect(presenter.displayRequests.map(\.notificationUuid) == ["n-h", "n-s"])
+        #expect(presenter.displayRequests.map(\.title) == ["H", nil])
+        #expect(presenter.displayRequests.map(\.body) == [nil, "S"])
+    }
+
     @Test("The facade spellings exist on the shared instances")
     func sharedFacadeSpellings() {
         #expect(NotificationInteractionManager.shared === BinobanNotifications.shared.interactionManager)

@@ -142,7 +142,7 @@ public final class BinobanNotifications: Sendable {
 
     func displayRemoteNotification(_ userInfo: ForwardedUserInfo) -> Task<NotificationDisplayResult, Never> {
         guard let payload = binobanPayload(in: userInfo) else {
-            return Task { NotificationDisplayResult(outcome: .notDisplayed(reason: "not a Binoban payload")) }
+            return Task { NotificationDisplayResult(outcome: .notDisplayed(reason: "not a usable Binoban payload")) }
         }
         let (presenter, configuration) = state.withLock { ($0.presenter, $0.configuration) }
         guard let configuration else {
