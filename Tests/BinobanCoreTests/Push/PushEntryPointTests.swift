@@ -78,6 +78,7 @@ struct PushEntryPointTests {
         #expect(request.category.reportsDismissal)
         #expect(request.userInfo["binoban_action_uri_buy"] == "app://buy")
         #expect(BinobanPushPayload.parse(request.userInfo).payload == BinobanPushPayload.parse(userInfo).payload)
+        #expect(request.userInfo == userInfo)
     }
 
     @Test("Display then foreground presentation of the same push reports delivered exactly once")
@@ -308,6 +309,14 @@ struct PushEntryPointTests {
         #expect(presenter.displayRequests.map(\.notificationUuid) == ["n-h", "n-s"])
         #expect(presenter.displayRequests.map(\.title) == ["H", nil])
         #expect(presenter.displayRequests.map(\.body) == [nil, "S"])
+        // Other senders' keys survive into the shown notification's userInfo.
+        let withFirebaseKeys: [AnyHashable: Any] = [
+            "source": "binoban", "binoban_notification_uuid": "n-f", "gcm.message_id": "m-1",
+            "aps": ["content-available": 1],
+        ]
+        _ = await notifications.onApplicationDidReceiveRemoteNotification(userInfo: withFirebaseKeys).value
+        #expect(presenter.displayRequests.last?.userInfo["gcm.message_id"] == "m-1")
+        #expect(presenter.displayRequests.last?.userInfo["aps"] == ["content-available": 1])
     }
 
     @Test("The facade spellings exist on the shared instances")

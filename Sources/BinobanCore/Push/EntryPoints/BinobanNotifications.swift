@@ -156,7 +156,11 @@ public final class BinobanNotifications: Sendable {
                 NotificationDisplayResult(outcome: .notDisplayed(reason: "notifications are not initialized"))
             }
         }
-        let request = displayRequest(for: payload, soundName: configuration.notificationSoundName)
+        let request = displayRequest(
+            for: payload,
+            received: userInfo.value,
+            soundName: configuration.notificationSoundName
+        )
         return Task { [sink, interactionManager] in
             let result = await presenter.display(request)
             if case .failed(let reason) = result.outcome {
@@ -291,7 +295,17 @@ public final class BinobanNotifications: Sendable {
         return result.payload
     }
 
-    private func displayRequest(for payload: BinobanPushPayload, soundName: String?) -> NotificationDisplayRequest {
+    /// The request for one push. Its `userInfo` is the push as received (what JSON could carry, so Firebase's own
+    /// keys survive) overlaid with the normalized Binoban fields and each button's stashed uri.
+    private func displayRequest(
+        for payload: BinobanPushPayload,
+        received: JSONValue,
+        soundName: String?
+    ) -> NotificationDisplayRequest {
+        var userInfo = received.objectValue ?? [:]
+        if case .object(let normalized) = payload.userInfo(keys: options.keys) {
+            userInfo.merge(normalized) { _, binoban in binoban }
+        }
         let prefix = NotificationCategoryRegistry.binobanIdentifierPrefix
         let category =
             payload.actions.isEmpty
@@ -307,7 +321,7 @@ public final class BinobanNotifications: Sendable {
             body: payload.body,
             soundName: soundName,
             category: category,
-            userInfo: payload.userInfo(keys: options.keys)
+            userInfo: .object(userInfo)
         )
     }
 }

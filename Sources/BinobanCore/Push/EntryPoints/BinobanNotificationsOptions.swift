@@ -1,5 +1,6 @@
 extension BinobanNotifications {
-    /// The bounds and key names of one notification layer. The defaults suit every app.
+    /// The bounds and key names of one notification layer. The defaults suit every app; a bound below 1
+    /// counts as 1.
     public struct Options: Sendable, Hashable {
         /// Interactions kept for ``NotificationInteractionManager/drainPendingInteractions()``; oldest dropped.
         public var replayCapacity: Int

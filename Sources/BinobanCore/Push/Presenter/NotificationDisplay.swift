@@ -11,8 +11,9 @@ public struct NotificationDisplayRequest: Sendable, Hashable {
     /// The category carrying this notification's buttons (and dismissal reporting). Merge it into the
     /// installed categories with ``NotificationCategoryRegistry``; never replace them wholesale.
     public var category: NotificationCategory
-    /// The `userInfo` to attach to the shown notification: the push, with each button's uri stashed under its
-    /// action id so that a button tap resolves to that button's target.
+    /// The `userInfo` to attach to the shown notification: the push as received (other senders' keys such as
+    /// Firebase's kept), with the Binoban fields normalized and each button's uri stashed under its action id so
+    /// that a button tap resolves to that button's target.
     public var userInfo: JSONValue
 
     /// Creates a display request.
