@@ -124,9 +124,12 @@ struct PushFuzzTests {
                 notifications.interactionManager.resetToDefault()
             }
             let dispatchesBefore = handler.count
-            switch iteration % 3 {
+            switch iteration % 4 {
             case 0:
                 notifications.onWillPresentForwarded(userInfo: userInfo)
+            case 3:
+                // The JSON path: the whole dictionary is converted and parsed, whatever its source.
+                notifications.onNotificationOpened(userInfo: JSONValue.convert(any: userInfo).value)
             case 1:
                 notifications.onDidReceiveForwarded(
                     userInfo: userInfo, actionId: generator.chance(50) ? "a" : nil, dismissed: generator.chance(30))
