@@ -1,0 +1,327 @@
+/// The notification layer of Binoban: forward your app's push callbacks here.
+///
+/// ``shared`` is the facade the iOS SDK documents; it is bound to the first Binoban instance when that
+/// instance is created. Tests and servers create their own instances with injected dependencies and bind
+/// them with ``attach(_:)``.
+///
+/// ```swift
+/// let notifications = BinobanNotifications(presenter: MyPresenter())
+/// notifications.attach(binoban)
+/// notifications.onNewToken(token: fcmToken)
+/// notifications.onWillPresentForwarded(userInfo: userInfo)
+/// ```
+///
+/// Every call returns promptly and never throws or traps. Non-Binoban payloads (a `source` other than
+/// exactly `binoban`) are ignored: no event, no interaction. The layer never displays anything itself and never
+/// opens a URL: display goes to the ``NotificationPresenter``, routing to the app's interaction handler.
+public final class BinobanNotifications: Sendable {
+    /// The process-wide notification layer the iOS SDK documents.
+    public static let shared = BinobanNotifications()
+
+    private struct State: Sendable {
+        var presenter: any NotificationPresenter
+        var configuration: NotificationPlatformConfigurationIos?
+        var delivered: RecentNotificationIDs
+    }
+
+    /// The interaction manager of this layer (``NotificationInteractionManager/shared`` for ``shared``).
+    public let interactionManager: NotificationInteractionManager
+    /// The options this layer was created with.
+    public let options: Options
+    let sink: NotificationEventSink
+    private let state: LockedValue<State>
+
+    /// Creates a notification layer.
+    ///
+    /// - Parameters:
+    ///   - presenter: Displays pushes and asks for permission; the default shows nothing.
+    ///   - options: Bounds and key names.
+    ///   - diagnostics: Receives everything dropped, converted or not done; called outside any lock, on the
+    ///     caller's thread or task.
+    public init(
+        presenter: any NotificationPresenter = NoOpNotificationPresenter(),
+        options: Options = Options(),
+        diagnostics: (@Sendable (NotificationDiagnostic) -> Void)? = nil
+    ) {
+        self.options = options
+        let sink = NotificationEventSink(pendingEventCapacity: options.pendingEventCapacity, diagnostics: diagnostics)
+        self.sink = sink
+        interactionManager = NotificationInteractionManager(
+            defaultHandler: DefaultNotificationInteractionHandler(sink: sink),
+            replayCapacity: options.replayCapacity
+        )
+        state = LockedValue(
+            State(
+                presenter: presenter, configuration: nil,
+                delivered: RecentNotificationIDs(capacity: options.deliveredMemory))
+        )
+    }
+
+    // MARK: Binding
+
+    /// Binds the Binoban instance that receives this layer's events, then hands it the token and events that
+    /// arrived before (the token first).
+    ///
+    /// The factory calls this when it creates the first instance; calling it again rebinds.
+    public func attach(_ target: any BinobanNotificationTarget) {
+        sink.attach(target)
+    }
+
+    /// Unbinds the current Binoban instance; later tokens and events wait for the next ``attach(_:)``.
+    public func detach() {
+        sink.detach()
+    }
+
+    /// Replaces the presenter (for ``shared``, whose presenter cannot be passed at creation).
+    public func setPresenter(_ presenter: any NotificationPresenter) {
+        state.withLock { $0.presenter = presenter }
+    }
+
+    /// Replaces the diagnostics handler; `nil` stops reporting.
+    public func setDiagnosticsHandler(_ handler: (@Sendable (NotificationDiagnostic) -> Void)?) {
+        sink.setDiagnosticsHandler(handler)
+    }
+
+    // MARK: Entry points
+
+    /// Configures the layer at app launch and, if `askNotificationPermissionOnStart`, asks the presenter for
+    /// permission.
+    ///
+    /// Returns at once; await the returned task for the permission answer (`nil` when not asked). Calling it
+    /// again replaces the configuration.
+    @discardableResult
+    public func initializeNotifications(
+        configuration: NotificationPlatformConfigurationIos
+    ) -> Task<NotificationPermissionResult?, Never> {
+        let presenter = state.withLock { state -> any NotificationPresenter in
+            state.configuration = configuration
+            return state.presenter
+        }
+        let sink = sink
+        return Task {
+            guard configuration.askNotificationPermissionOnStart else { return nil }
+            let result = await presenter.requestPermission(NotificationPermissionRequest())
+            if result.status == .denied {
+                sink.report(
+                    NotificationDiagnostic(code: .permissionNotGranted, message: "notification permission was denied")
+                )
+            }
+            return result
+        }
+    }
+
+    /// Registers the Firebase registration token (from `MessagingDelegate`); emits `bb_notification_registered`.
+    ///
+    /// Blank tokens are ignored and reported. Before any Binoban instance is attached the latest token is kept
+    /// and emitted on ``attach(_:)``. The same token twice registers twice: safe to call repeatedly.
+    public func onNewToken(token: String) {
+        sink.setDeviceToken(token)
+    }
+
+    /// Registers a token; the same path as ``onNewToken(token:)``.
+    public func refreshToken(token: String) {
+        sink.setDeviceToken(token)
+    }
+
+    /// Registers a token; the same path as ``onNewToken(token:)``.
+    public func setDeviceToken(token: String) {
+        sink.setDeviceToken(token)
+    }
+
+    /// Asks the presenter to display a Binoban data push (from
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`).
+    ///
+    /// Does not report delivered: that comes from `onWillPresentForwarded(userInfo:)`. Nothing is displayed
+    /// before ``initializeNotifications(configuration:)`` (reported). A presenter failure dispatches a
+    /// `FAILED` interaction with the presenter's reason. Returns at once; await the task for the outcome.
+    @discardableResult
+    public func onApplicationDidReceiveRemoteNotification(userInfo: JSONValue) -> Task<NotificationDisplayResult, Never>
+    {
+        displayRemoteNotification(ForwardedUserInfo(userInfo))
+    }
+
+    func displayRemoteNotification(_ userInfo: ForwardedUserInfo) -> Task<NotificationDisplayResult, Never> {
+        guard let payload = binobanPayload(in: userInfo) else {
+            return Task { NotificationDisplayResult(outcome: .notDisplayed(reason: "not a usable Binoban payload")) }
+        }
+        let (presenter, configuration) = state.withLock { ($0.presenter, $0.configuration) }
+        guard let configuration else {
+            sink.report(
+                NotificationDiagnostic(
+                    code: .notInitialized,
+                    message: "a push arrived before initializeNotifications(configuration:); not displayed"
+                )
+            )
+            return Task {
+                NotificationDisplayResult(outcome: .notDisplayed(reason: "notifications are not initialized"))
+            }
+        }
+        let request = displayRequest(
+            for: payload,
+            received: userInfo.value,
+            soundName: configuration.notificationSoundName
+        )
+        return Task { [sink, interactionManager] in
+            let result = await presenter.display(request)
+            if case .failed(let reason) = result.outcome {
+                sink.report(
+                    NotificationDiagnostic(
+                        code: .displayFailed, message: "the presenter could not display a notification")
+                )
+                interactionManager.dispatch(
+                    NotificationInteraction(
+                        notificationUuid: payload.notificationUuid,
+                        type: .failed,
+                        customData: payload.customData,
+                        reason: reason
+                    )
+                )
+            }
+            return result
+        }
+    }
+
+    /// Reports `DELIVERED` for a notification presented in the foreground (from
+    /// `userNotificationCenter(_:willPresent:withCompletionHandler:)`).
+    ///
+    /// At most once per notification uuid: a repeated forward of the same notification is ignored (the last
+    /// ``Options/deliveredMemory`` uuids are remembered).
+    public func onWillPresentForwarded(userInfo: JSONValue) {
+        willPresent(ForwardedUserInfo(userInfo))
+    }
+
+    func willPresent(_ userInfo: ForwardedUserInfo) {
+        guard let payload = binobanPayload(in: userInfo) else { return }
+        let isNew = state.withLock { $0.delivered.insert(payload.notificationUuid) }
+        guard isNew else { return }
+        interactionManager.dispatch(
+            NotificationInteraction(
+                notificationUuid: payload.notificationUuid,
+                type: .delivered,
+                uri: payload.uri,
+                customData: payload.customData
+            )
+        )
+    }
+
+    /// Reports a tap (`CLICKED`) or a dismissal (`CLOSED`) (from
+    /// `userNotificationCenter(_:didReceive:withCompletionHandler:)`).
+    ///
+    /// - Parameters:
+    ///   - userInfo: The notification's `userInfo`.
+    ///   - actionId: The tapped button's id, or `nil` (or empty, or `UNNotificationDefaultActionIdentifier`)
+    ///     for a body tap. `UNNotificationDismissActionIdentifier` counts as a dismissal.
+    ///   - dismissed: `true` when the user dismissed the notification.
+    ///
+    /// A button tap reports that button's own uri (`nil` if it has none, never the main uri); a body tap
+    /// reports the main uri.
+    public func onDidReceiveForwarded(userInfo: JSONValue, actionId: String?, dismissed: Bool) {
+        didReceive(ForwardedUserInfo(userInfo), actionId: actionId, dismissed: dismissed)
+    }
+
+    func didReceive(_ userInfo: ForwardedUserInfo, actionId: String?, dismissed: Bool) {
+        guard let payload = binobanPayload(in: userInfo) else { return }
+        let action = Self.normalizedAction(actionId)
+        let interaction: NotificationInteraction
+        if dismissed || action == .dismiss {
+            interaction = NotificationInteraction(
+                notificationUuid: payload.notificationUuid,
+                type: .closed,
+                customData: payload.customData
+            )
+        } else if case .button(let id) = action {
+            interaction = NotificationInteraction(
+                notificationUuid: payload.notificationUuid,
+                type: .clicked,
+                actionId: id,
+                uri: payload.uri(forAction: id),
+                customData: payload.customData
+            )
+        } else {
+            interaction = NotificationInteraction(
+                notificationUuid: payload.notificationUuid,
+                type: .clicked,
+                uri: payload.uri,
+                customData: payload.customData
+            )
+        }
+        interactionManager.dispatch(interaction)
+    }
+
+    /// Reports `OPENED`: the app was opened from this notification by a path other than a tap callback (for
+    /// example a launch-options payload or a deep link the host attributes to the notification).
+    ///
+    /// Carries the main uri. Not deduplicated; report each open once.
+    public func onNotificationOpened(userInfo: JSONValue) {
+        opened(ForwardedUserInfo(userInfo))
+    }
+
+    func opened(_ userInfo: ForwardedUserInfo) {
+        guard let payload = binobanPayload(in: userInfo) else { return }
+        interactionManager.dispatch(
+            NotificationInteraction(
+                notificationUuid: payload.notificationUuid,
+                type: .opened,
+                uri: payload.uri,
+                customData: payload.customData
+            )
+        )
+    }
+
+    // MARK: Helpers
+
+    private enum ForwardedAction: Equatable {
+        case body
+        case dismiss
+        case button(String)
+    }
+
+    private static let platformDefaultAction = "com.apple.UNNotificationDefaultActionIdentifier"
+    private static let platformDismissAction = "com.apple.UNNotificationDismissActionIdentifier"
+
+    private static func normalizedAction(_ actionId: String?) -> ForwardedAction {
+        guard let actionId, !actionId.isEmpty, actionId != platformDefaultAction else { return .body }
+        if actionId == platformDismissAction { return .dismiss }
+        return .button(actionId)
+    }
+
+    /// Parses `userInfo` and returns the payload if it is a usable Binoban one. For a Binoban payload, reports
+    /// what the conversion and the parser dropped; for any other payload reports nothing.
+    private func binobanPayload(in userInfo: ForwardedUserInfo) -> BinobanPushPayload? {
+        let result = BinobanPushPayload.parse(userInfo.value, keys: options.keys)
+        if case .notBinoban = result { return nil }
+        sink.report(userInfo.conversionDiagnostics)
+        sink.report(result.diagnostics)
+        return result.payload
+    }
+
+    /// The request for one push. Its `userInfo` is the push as received (what JSON could carry, so Firebase's own
+    /// keys survive) overlaid with the normalized Binoban fields and each button's stashed uri.
+    private func displayRequest(
+        for payload: BinobanPushPayload,
+        received: JSONValue,
+        soundName: String?
+    ) -> NotificationDisplayRequest {
+        var userInfo = received.objectValue ?? [:]
+        if case .object(let normalized) = payload.userInfo(keys: options.keys) {
+            userInfo.merge(normalized) { _, binoban in binoban }
+        }
+        let prefix = NotificationCategoryRegistry.binobanIdentifierPrefix
+        let category =
+            payload.actions.isEmpty
+            ? NotificationCategory(identifier: prefix + "default", reportsDismissal: true)
+            : NotificationCategory(
+                identifier: prefix + "actions." + payload.notificationUuid,
+                actions: payload.actions.map { NotificationAction(identifier: $0.id, title: $0.title) },
+                reportsDismissal: true
+            )
+        return NotificationDisplayRequest(
+            notificationUuid: payload.notificationUuid,
+            title: payload.title,
+            body: payload.body,
+            soundName: soundName,
+            category: category,
+            userInfo: .object(userInfo)
+        )
+    }
+}

@@ -1,0 +1,90 @@
+/// Where the notification layer's events go: the attached Binoban instance, or a small waiting area until one
+/// is attached. Also relays diagnostics to the host's handler.
+///
+/// Locks are held only to read or change state; the target and the diagnostics handler are always called
+/// after the lock is released.
+final class NotificationEventSink: Sendable {
+    private struct State: Sendable {
+        var target: (any BinobanNotificationTarget)?
+        var pendingToken: String?
+        var pendingEvents: DropOldestBuffer<PendingEvent>
+        var diagnostics: (@Sendable (NotificationDiagnostic) -> Void)?
+    }
+
+    private struct PendingEvent: Sendable {
+        var name: String
+        var properties: JSONValue
+    }
+
+    private let state: LockedValue<State>
+
+    init(pendingEventCapacity: Int, diagnostics: (@Sendable (NotificationDiagnostic) -> Void)?) {
+        state = LockedValue(
+            State(pendingEvents: DropOldestBuffer(capacity: pendingEventCapacity), diagnostics: diagnostics)
+        )
+    }
+
+    func setDiagnosticsHandler(_ handler: (@Sendable (NotificationDiagnostic) -> Void)?) {
+        state.withLock { $0.diagnostics = handler }
+    }
+
+    func report(_ diagnostic: NotificationDiagnostic) {
+        let handler = state.withLock { $0.diagnostics }
+        handler?(diagnostic)
+    }
+
+    func report(_ diagnostics: [NotificationDiagnostic]) {
+        guard !diagnostics.isEmpty, let handler = state.withLock({ $0.diagnostics }) else { return }
+        for diagnostic in diagnostics { handler(diagnostic) }
+    }
+
+    /// Binds `target`, then hands it the waiting token and events (token first, events oldest first).
+    func attach(_ target: any BinobanNotificationTarget) {
+        let (token, events) = state.withLock { state -> (String?, [PendingEvent]) in
+            state.target = target
+            let token = state.pendingToken
+            state.pendingToken = nil
+            return (token, state.pendingEvents.removeAll())
+        }
+        if let token { target.setDeviceToken(token: token) }
+        for event in events { target.track(name: event.name, properties: event.properties) }
+    }
+
+    /// Unbinds the current target; later tokens and events wait for the next ``attach(_:)``.
+    func detach() {
+        state.withLock { $0.target = nil }
+    }
+
+    /// Registers `token` with the target, or keeps it (the latest only) until one is attached.
+    func setDeviceToken(_ token: String) {
+        guard !token.isBlank else {
+            report(
+                NotificationDiagnostic(code: .blankTokenIgnored, message: "an empty or blank push token was ignored"))
+            return
+        }
+        let target = state.withLock { state -> (any BinobanNotificationTarget)? in
+            if state.target == nil { state.pendingToken = token }
+            return state.target
+        }
+        target?.setDeviceToken(token: token)
+    }
+
+    /// Tracks `interaction` as its `bb_notification_*` event, or keeps it (bounded) until a target is attached.
+    func track(_ interaction: NotificationInteraction) {
+        let event = PendingEvent(name: interaction.type.eventName, properties: interaction.eventProperties)
+        let (target, dropped) = state.withLock { state -> ((any BinobanNotificationTarget)?, Bool) in
+            if let target = state.target { return (target, false) }
+            return (nil, state.pendingEvents.append(event))
+        }
+        if let target {
+            target.track(name: event.name, properties: event.properties)
+        } else if dropped {
+            report(
+                NotificationDiagnostic(
+                    code: .pendingEventsDropped,
+                    message: "a notification event waiting for the first Binoban instance was dropped (oldest first)"
+                )
+            )
+        }
+    }
+}
