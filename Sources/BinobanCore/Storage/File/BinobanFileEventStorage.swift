@@ -22,8 +22,9 @@ import Darwin
 ///   previous run left open, and indexes the finished batches (``recoveryReport``). Files are created 0600.
 /// - Only files that match this namespace's naming pattern are ever read, repaired or deleted; anything else in
 ///   the directory is left untouched, so several namespaces (sources) can share one directory.
-/// - Durability: each `append` call is written with one `write` per batch it touches, so it survives the
-///   process being killed; a batch is `fsync`ed before it is renamed to finished, and the directory after.
+/// - Durability: each `append` call is written with one `write` per batch it touches, so what it reports as
+///   stored survives the process being killed; a batch's data is flushed to the device (`fdatasync`) before the
+///   batch is renamed to finished, so a power loss costs at most the open batch's unflushed tail.
 /// - Bounds (``BinobanStorageLimits``): an event of `maxEventBytes` or more is refused and counted; a batch is
 ///   finished before its events plus the envelope would reach `maxBatchBytes`; after a batch is finished, the
 ///   oldest finished batches are deleted until at most `maxFinishedBatches` remain holding at most
@@ -352,7 +353,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         Self.evictOldest(
             finished: &finished, finishedBytes: &finishedBytes, limits: limits, files: files, namespace: namespace,
             report: &report)
-        try files.synchronizeDirectory()
+        // The directory is not synced here: if the rename does not survive a power loss, the file is found as
+        // `.open` at the next start and finished then with the same events (Docs/Decisions/0251).
     }
 
     /// Deletes the oldest finished batches until the count and byte caps hold, counting what it drops. A file

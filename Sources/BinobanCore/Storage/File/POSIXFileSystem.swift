@@ -52,9 +52,14 @@ struct POSIXFileSystem: Sendable {
         }
     }
 
-    /// Flushes the descriptor's data and metadata to the device.
+    /// Flushes the descriptor's data (and the size, which reading it back needs) to the device.
     func synchronize(_ descriptor: Int32, name: String) throws(BinobanFileStorageError) {
-        guard retryingOnInterrupt({ fsync(descriptor) }) == 0 else { throw failure("fsync", name) }
+        #if canImport(Darwin)
+        let result = retryingOnInterrupt { fsync(descriptor) }
+        #else
+        let result = retryingOnInterrupt { fdatasync(descriptor) }
+        #endif
+        guard result == 0 else { throw failure("fsync", name) }
     }
 
     /// Flushes the directory itself, so that a rename or unlink in it is durable.
