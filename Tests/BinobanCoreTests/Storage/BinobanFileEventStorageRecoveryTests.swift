@@ -3,6 +3,12 @@ import Testing
 
 @testable import BinobanCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 @Suite("File event storage: crash consistency and foreign files")
 struct BinobanFileEventStorageRecoveryTests {
     /// Writes `events` through a storage and returns the bytes of the open batch file it leaves behind.
@@ -33,34 +39,52 @@ struct BinobanFileEventStorageRecoveryTests {
         }
         #expect(offset == file.count)
 
-        try await withTemporaryDirectory { directory in
-            let name = StorageFiles.name("src", 1, open: true)
-            for cut in 0...file.count {
-                try StorageFiles.write(file.prefix(cut), directory, name)
-                let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
-                let complete = ends.filter { $0 <= cut }.count
-                let intact = complete == 0 ? 0 : ends[complete - 1]
-                let ids = try await storage.finishedBatches(limit: 20)
-                if complete == 0 {
-                    #expect(ids.isEmpty, "cut at \(cut)")
-                    #expect(
-                        storage.recoveryReport
-                            == BinobanStorageRecoveryReport(discardedBytes: cut, removedCorruptFiles: 1))
-                    #expect(try StorageFiles.names(directory).isEmpty)
-                    continue
+        try await withTemporaryDirectory { base in
+            // Eight lanes of offsets, each in its own directory, so that the syncs of the repairs overlap.
+            let lanes = 8
+            let recordEnds = ends
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for lane in 0..<lanes {
+                    let directory = base.appendingPathComponent("lane-\(lane)", isDirectory: true)
+                    group.addTask {
+                        for cut in stride(from: lane, through: file.count, by: lanes) {
+                            try await Self.checkRepair(
+                                of: file.prefix(cut), events: events, ends: recordEnds, in: directory)
+                        }
+                    }
                 }
-                #expect(
-                    storage.recoveryReport
-                        == BinobanStorageRecoveryReport(repairedBatches: 1, discardedBytes: cut - intact),
-                    "cut at \(cut)")
-                let batch = try await storage.read(try #require(ids.first))
-                let decoded = try TestEvents.decode(batch.events)
-                #expect(decoded.map(\.i) == Array(0..<complete), "cut at \(cut)")
-                #expect(batch.events == Data(events.prefix(complete).joined(separator: Data(",".utf8))))
-                #expect(try StorageFiles.names(directory) == [StorageFiles.name("src", 1)])
-                try await storage.remove(ids[0])
+                try await group.waitForAll()
             }
         }
+    }
+
+    /// Leaves `cutFile` as an open batch in `directory`, re-opens the storage and checks that exactly the records
+    /// ending at or before the cut come back, then removes them again.
+    private static func checkRepair(of cutFile: Data, events: [Data], ends: [Int], in directory: URL) async throws {
+        let cut = cutFile.count
+        let name = StorageFiles.name("src", 1, open: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try StorageFiles.write(cutFile, directory, name)
+        let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
+        let complete = ends.filter { $0 <= cut }.count
+        let intact = complete == 0 ? 0 : ends[complete - 1]
+        let ids = try await storage.finishedBatches(limit: 20)
+        if complete == 0 {
+            #expect(ids.isEmpty, "cut at \(cut)")
+            #expect(
+                storage.recoveryReport == BinobanStorageRecoveryReport(discardedBytes: cut, removedCorruptFiles: 1))
+            #expect(try StorageFiles.names(directory).isEmpty)
+            return
+        }
+        #expect(
+            storage.recoveryReport == BinobanStorageRecoveryReport(repairedBatches: 1, discardedBytes: cut - intact),
+            "cut at \(cut)")
+        let batch = try await storage.read(try #require(ids.first))
+        let decoded = try TestEvents.decode(batch.events)
+        #expect(decoded.map(\.i) == Array(0..<complete), "cut at \(cut)")
+        #expect(batch.events == Data(events.prefix(complete).joined(separator: Data(",".utf8))))
+        #expect(try StorageFiles.names(directory) == [StorageFiles.name("src", 1)])
+        try await storage.remove(ids[0])
     }
 
     @Test("A half-written trailing record and a zero-filled tail are discarded; the events before survive")
@@ -201,6 +225,37 @@ struct BinobanFileEventStorageRecoveryTests {
             // Re-opening both still finds each one's own batches only.
             let reopenedOther = try BinobanFileEventStorage(directory: directory, namespace: "src-1")
             #expect(reopenedOther.recoveryReport == BinobanStorageRecoveryReport(recoveredBatches: 1))
+        }
+    }
+
+    @Test("A FIFO with this storage's name neither blocks the open nor gets touched")
+    func fifoWithOurName() async throws {
+        try await withTemporaryDirectory { directory in
+            let fifo = directory.appendingPathComponent(StorageFiles.name("src", 3, open: true))
+            #expect(mkfifo(fifo.path, 0o600) == 0)
+            let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
+            #expect(storage.recoveryReport == BinobanStorageRecoveryReport())
+            _ = try await storage.append([TestEvents.event(0)])
+            try await storage.closeOpenBatch()
+            #expect(try await storage.finishedBatches(limit: 20) == [BinobanBatchID(sequence: 4)])
+            #expect(try StorageFiles.names(directory).contains(fifo.lastPathComponent))
+        }
+    }
+
+    @Test("A batch file far larger than any batch is read only up to a bound; the excess is discarded")
+    func hugeFileIsBounded() async throws {
+        let limits = BinobanStorageLimits(maxEventBytes: 500, maxBatchBytes: 1000, envelopeOverheadBytes: 100)
+        let readLimit = BatchRecordFormat.readLimit(maxBatchBytes: 1000)
+        let events = TestEvents.events(0..<5, bytes: 99)
+        let file = try await Self.openBatchBytes(events)
+        try await withTemporaryDirectory { directory in
+            let tail = Data(repeating: 0x7B, count: readLimit * 3)
+            try StorageFiles.write(file + tail, directory, StorageFiles.name("src", 1))
+            let storage = try BinobanFileEventStorage(directory: directory, limits: limits, namespace: "src")
+            #expect(
+                storage.recoveryReport == BinobanStorageRecoveryReport(repairedBatches: 1, discardedBytes: tail.count))
+            #expect(try StorageFiles.contents(directory, StorageFiles.name("src", 1)) == file)
+            #expect(try await TestEvents.storedIndices(storage) == Array(0..<5))
         }
     }
 }

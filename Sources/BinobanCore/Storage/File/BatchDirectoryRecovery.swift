@@ -12,7 +12,8 @@ import Darwin
 /// For every file whose name matches the namespace's batch pattern and that is a regular file:
 /// - the intact prefix is found (see ``BatchRecordFormat``); a file without a single intact event is deleted;
 /// - a torn or corrupt tail is cut off (`ftruncate` + `fsync`);
-/// - an `.open` file is then finished: renamed to `.batch` (the directory is synced once at the end).
+/// - an `.open` file is then finished: its data is flushed and it is renamed to `.batch`. The directory is not
+///   synced: a rename lost to a power loss leaves the file `.open`, and the next open finishes it again.
 ///
 /// Every other entry of the directory (other names, other namespaces, directories, symbolic links) is left as
 /// it is. A file of ours that cannot be read is left in place, reported in ``Outcome/issues``, and its sequence
@@ -32,13 +33,14 @@ struct BatchDirectoryRecovery {
 
     let files: POSIXFileSystem
     let namespace: String
+    /// Bytes read from each file at most; the rest of a larger file is discarded as a corrupt tail.
+    let readLimit: Int
 
     /// Runs the pass. Throws only when the directory cannot be listed.
     func run() throws(BinobanFileStorageError) -> Outcome {
         var outcome = Outcome()
         let names = try files.listNames().compactMap { BatchFileName(parsing: $0, namespace: namespace) }
         let finishedSequences = Set(names.filter { $0.state == .finished }.map(\.sequence))
-        var renamed = false
         for name in names.sorted(by: {
             ($0.sequence, $0.state == .open ? 1 : 0) < ($1.sequence, $1.state == .open ? 1 : 0)
         }) {
@@ -49,15 +51,7 @@ struct BatchDirectoryRecovery {
                     report: &outcome.report)
                 {
                     outcome.batches.append(entry)
-                    renamed = renamed || name.state == .open
                 }
-            } catch {
-                outcome.issues.append(error)
-            }
-        }
-        if renamed {
-            do {
-                try files.synchronizeDirectory()
             } catch {
                 outcome.issues.append(error)
             }
@@ -70,23 +64,23 @@ struct BatchDirectoryRecovery {
         _ name: BatchFileName, hasFinishedTwin: Bool, report: inout BinobanStorageRecoveryReport
     ) throws(BinobanFileStorageError) -> BatchIndexEntry? {
         let fileName = name.fileName(namespace: namespace)
-        guard let bytes = try files.readRegularFile(fileName) else { return nil }
+        guard let (bytes, fileSize) = try files.readRegularFile(fileName, maxBytes: readLimit) else { return nil }
         let scan = bytes.withUnsafeBytes { BatchRecordFormat.scan($0) }
         if scan.eventCount == 0 || hasFinishedTwin {
             // Nothing intact, or a leftover beside a finished batch of the same sequence (renames are atomic, so
             // this only happens if someone copied files around): never let it replace the finished batch.
             try files.removeIfPresent(fileName)
             report.removedCorruptFiles += 1
-            report.discardedBytes += bytes.count
+            report.discardedBytes += fileSize
             return nil
         }
-        let torn = scan.intactBytes < bytes.count
+        let torn = scan.intactBytes < fileSize
         if torn || name.state == .open {
             let descriptor = try files.openForRepair(fileName)
             defer { close(descriptor) }
             if torn {
                 try files.truncate(descriptor, to: scan.intactBytes, name: fileName)
-                report.discardedBytes += bytes.count - scan.intactBytes
+                report.discardedBytes += fileSize - scan.intactBytes
             }
             try files.synchronize(descriptor, name: fileName)
         }

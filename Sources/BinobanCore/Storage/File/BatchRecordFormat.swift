@@ -18,6 +18,14 @@ enum BatchRecordFormat {
     /// Bytes before each record's payload: length and checksum.
     static let recordHeaderBytes = 8
 
+    /// The most bytes of a batch file the storage reads. A batch written under `maxBatchBytes` is far smaller (its
+    /// body stays below the limit and records add 8 bytes per event of at least 2 bytes); anything beyond this
+    /// bound is treated as a corrupt tail, so that a huge file with a batch name cannot exhaust memory.
+    static func readLimit(maxBatchBytes: Int) -> Int {
+        let (scaled, overflow) = max(maxBatchBytes, 0).multipliedReportingOverflow(by: 8)
+        return overflow || scaled > Int.max - 65_536 ? Int.max : scaled + 65_536
+    }
+
     /// Appends one record holding `event` to `buffer`.
     static func appendRecord(_ event: Data, to buffer: inout [UInt8]) {
         event.withUnsafeBytes { raw in

@@ -101,7 +101,10 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         let files = POSIXFileSystem(directory: path)
         let outcome: BatchDirectoryRecovery.Outcome
         do {
-            outcome = try BatchDirectoryRecovery(files: files, namespace: namespace).run()
+            outcome = try BatchDirectoryRecovery(
+                files: files, namespace: namespace,
+                readLimit: BatchRecordFormat.readLimit(maxBatchBytes: limits.maxBatchBytes)
+            ).run()
         } catch {
             throw BinobanFileStorageError(
                 code: .directoryUnusable, message: "the storage directory cannot be listed: \(error.message)",
@@ -238,7 +241,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             throw BinobanFileStorageError(code: .batchNotFound, message: "\(batch) is not a finished batch")
         }
         let name = fileName(batch.sequence, .finished)
-        guard let bytes = try files.readRegularFile(name) else {
+        let readLimit = BatchRecordFormat.readLimit(maxBatchBytes: limits.maxBatchBytes)
+        guard let (bytes, _) = try files.readRegularFile(name, maxBytes: readLimit) else {
             dropFromIndex(at: index)
             throw BinobanFileStorageError(code: .batchNotFound, message: "\(name) no longer exists")
         }

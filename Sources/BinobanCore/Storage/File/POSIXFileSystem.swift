@@ -62,14 +62,6 @@ struct POSIXFileSystem: Sendable {
         guard result == 0 else { throw failure("fsync", name) }
     }
 
-    /// Flushes the directory itself, so that a rename or unlink in it is durable.
-    func synchronizeDirectory() throws(BinobanFileStorageError) {
-        let descriptor = retryingOnInterrupt { open(directory, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw failure("open directory", ".") }
-        defer { close(descriptor) }
-        guard retryingOnInterrupt({ fsync(descriptor) }) == 0 else { throw failure("fsync directory", ".") }
-    }
-
     /// Cuts the open descriptor's file to `length` bytes and moves the write offset there.
     func truncate(_ descriptor: Int32, to length: Int, name: String) throws(BinobanFileStorageError) {
         guard retryingOnInterrupt({ ftruncate(descriptor, off_t(length)) }) == 0,
@@ -89,10 +81,15 @@ struct POSIXFileSystem: Sendable {
         guard unlink(path(name)) == 0 || errno == ENOENT else { throw failure("unlink", name) }
     }
 
-    /// The contents of the regular file `name`, or nil when it is missing or not a regular file (a directory, a
-    /// symbolic link, a device), which the storage never touches.
-    func readRegularFile(_ name: String) throws(BinobanFileStorageError) -> [UInt8]? {
-        let descriptor = retryingOnInterrupt { open(path(name), O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+    /// The first `maxBytes` bytes of the regular file `name` and the file's size, or nil when it is missing or not a
+    /// regular file (a directory, a symbolic link, a FIFO, a device), which the storage never touches.
+    ///
+    /// The file is opened non-blocking (a FIFO with our name cannot hang the open) and without following links.
+    func readRegularFile(
+        _ name: String, maxBytes: Int
+    ) throws(BinobanFileStorageError) -> (bytes: [UInt8], fileSize: Int)? {
+        let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        let descriptor = retryingOnInterrupt { open(path(name), flags) }
         guard descriptor >= 0 else {
             if errno == ENOENT || errno == ELOOP { return nil }
             throw failure("open", name)
@@ -101,11 +98,13 @@ struct POSIXFileSystem: Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure("stat", name) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        let limit = max(0, maxBytes)
+        var bytes = [UInt8](repeating: 0, count: min(Int(clamping: info.st_size), limit))
         var filled = 0
-        while true {
+        while filled < limit {
             if filled == bytes.count {
-                bytes.append(contentsOf: repeatElement(0, count: 4096))  // the file grew since fstat
+                // The file grew since fstat.
+                bytes.append(contentsOf: repeatElement(0, count: min(65_536, limit - filled)))
             }
             let count = bytes.count
             let got = bytes.withUnsafeMutableBytes { buffer -> Int in
@@ -117,7 +116,7 @@ struct POSIXFileSystem: Sendable {
             filled += got
         }
         bytes.removeSubrange(filled...)
-        return bytes
+        return (bytes, max(filled, Int(clamping: info.st_size)))
     }
 
     /// Opens the regular file `name` for repair (read and write, never following a symbolic link).
