@@ -61,6 +61,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: A helper process for the storage crash test (not a product): appends events until it is killed
+        .executableTarget(
+            name: "BinobanStorageCrashWriter",
+            dependencies: ["BinobanCore"],
+            path: "Tests/StorageCrashWriter",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Tests
         .testTarget(name: "SDKCoreCommonTests", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),
         .testTarget(

@@ -1,0 +1,410 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Durable, bounded, crash-consistent storage of encoded events in batch files of one directory.
+///
+/// Each batch is one file named `<namespace>-<20-digit sequence>.open` while events are appended to it, renamed
+/// atomically to `….batch` when finished; sequences grow, so batches stay ordered across restarts. Every event
+/// is a length- and checksum-framed record (see `Docs/Decisions/0250-batch-file-format.md`), so a process killed
+/// mid-write leaves at most one torn record, which the next open discards while keeping every complete event.
+///
+/// - Opening creates the directory (and missing parents) with permissions 0700, repairs and finishes what a
+///   previous run left open, and indexes the finished batches (``recoveryReport``). Files are created 0600.
+/// - Only files that match this namespace's naming pattern are ever read, repaired or deleted; anything else in
+///   the directory is left untouched, so several namespaces (sources) can share one directory.
+/// - Durability: each `append` call is written with one `write` per batch it touches, so what it reports as
+///   stored survives the process being killed; a batch's data is flushed to the device (`fdatasync`) before the
+///   batch is renamed to finished, so a power loss costs at most the open batch's unflushed tail.
+/// - Bounds (``BinobanStorageLimits``): an event of `maxEventBytes` or more is refused and counted; a batch is
+///   finished before its events plus the envelope would reach `maxBatchBytes`; after a batch is finished, the
+///   oldest finished batches are deleted until at most `maxFinishedBatches` remain holding at most
+///   `maxTotalBytes` bytes of files (the open batch is not counted).
+///
+/// Evictions that happen outside `append` (at open, or in ``closeOpenBatch()``) are added to the report of the
+/// next `append`, so every dropped event is reported once.
+///
+/// ```swift
+/// let storage = try BinobanFileEventStorage(
+///     directory: dataDirectory.appending(path: "binoban"),
+///     namespace: BinobanFileEventStorage.namespace(forSourceIdentifier: sourceIdentifier))
+/// let report = try await storage.append(encodedEvents)
+/// try await storage.closeOpenBatch()
+/// for id in try await storage.finishedBatches(limit: 20) {
+///     let batch = try await storage.read(id)  // upload `{"batch":[` + batch.events + `],…}`
+///     try await storage.remove(id)
+/// }
+/// ```
+///
+/// The storage is meant for one owner (the pipeline's driver); two instances (or processes) must not use the
+/// same namespace in the same directory at the same time.
+public actor BinobanFileEventStorage: BinobanEventStorage {
+    /// The bounds this storage enforces.
+    public nonisolated let limits: BinobanStorageLimits
+    /// The namespace in the file names of this storage's batches.
+    public nonisolated let namespace: String
+    /// What opening found: batches left by a previous run, repairs, discarded bytes.
+    public nonisolated let recoveryReport: BinobanStorageRecoveryReport
+    /// Files of this namespace that opening could not read or repair; they are left in place and not uploaded.
+    public nonisolated let recoveryIssues: [BinobanFileStorageError]
+
+    private let files: POSIXFileSystem
+    /// Finished batches, oldest first.
+    private var finished: [BatchIndexEntry]
+    /// Sum of the finished batches' file sizes.
+    private var finishedBytes: Int
+    /// The batch being appended to, if its file exists.
+    private var openBatch: OpenBatch?
+    /// The sequence of the next batch.
+    private var nextSequence: UInt64
+    /// Evictions not yet returned in a write report.
+    private var unreportedEvictions = BinobanStorageWriteReport()
+
+    /// The batch file currently appended to.
+    private struct OpenBatch {
+        var entry: BatchIndexEntry
+        var descriptor: Int32
+    }
+
+    /// Opens (creating if needed) the storage in `directory`, repairing what a previous run left unfinished.
+    ///
+    /// This does file I/O (a listing, and reading every batch file of the namespace to check it); call it off
+    /// any latency-sensitive thread.
+    ///
+    /// - Parameters:
+    ///   - directory: A file URL of the directory; missing parents are created, each with permissions 0700.
+    ///   - limits: The bounds to enforce.
+    ///   - namespace: Goes into every file name; 1 to 100 ASCII letters, digits, `_`, `-` or `.`, not starting
+    ///     with `.`. ``namespace(forSourceIdentifier:)`` derives one from any source identifier.
+    /// - Throws: ``BinobanFileStorageError`` with code `directoryUnusable` when the directory cannot be created,
+    ///   is not a directory, cannot be listed or written; `invalidNamespace` for a bad namespace.
+    public init(
+        directory: URL, limits: BinobanStorageLimits = .init(), namespace: String
+    ) throws(BinobanFileStorageError) {
+        guard BatchFileName.isValidNamespace(namespace) else {
+            throw BinobanFileStorageError(
+                code: .invalidNamespace,
+                message: "the namespace must be 1 to 100 ASCII letters, digits, '_', '-' or '.', not starting with '.'"
+            )
+        }
+        let path = try Self.fileSystemPath(of: directory)
+        try StorageDirectory.prepare(path)
+        let files = POSIXFileSystem(directory: path)
+        let outcome: BatchDirectoryRecovery.Outcome
+        do {
+            outcome = try BatchDirectoryRecovery(
+                files: files, namespace: namespace,
+                readLimit: BatchRecordFormat.readLimit(maxBatchBytes: limits.maxBatchBytes)
+            ).run()
+        } catch {
+            throw BinobanFileStorageError(
+                code: .directoryUnusable, message: "the storage directory cannot be listed: \(error.message)",
+                systemErrorNumber: error.systemErrorNumber)
+        }
+        let highest = outcome.highestSequence ?? 0
+        guard highest < UInt64.max else {
+            throw BinobanFileStorageError(
+                code: .directoryUnusable, message: "the batch sequence of namespace \(namespace) is exhausted")
+        }
+        self.limits = limits
+        self.namespace = namespace
+        self.files = files
+        self.recoveryReport = outcome.report
+        self.recoveryIssues = outcome.issues
+        self.finished = outcome.batches
+        self.finishedBytes = outcome.batches.reduce(0) { $0 + $1.fileBytes }
+        self.nextSequence = highest + 1
+        self.openBatch = nil
+        var evictions = BinobanStorageWriteReport()
+        Self.evictOldest(
+            finished: &finished, finishedBytes: &finishedBytes, limits: limits, files: files, namespace: namespace,
+            report: &evictions)
+        self.unreportedEvictions = evictions
+    }
+
+    deinit {
+        if let openBatch {
+            // The file stays `.open`; the next open finishes it with every event it holds.
+            close(openBatch.descriptor)
+        }
+    }
+
+    /// A namespace for `sourceIdentifier` that is valid in file names.
+    ///
+    /// An identifier made only of ASCII letters, digits, `_` and `-` (at most 64 bytes) is used as it is.
+    /// Otherwise every other byte becomes `_`, the result is cut to 64 bytes, and a dash plus the 16-hex-digit
+    /// FNV-1a hash of the whole identifier is added, so different identifiers keep different namespaces.
+    public static func namespace(forSourceIdentifier sourceIdentifier: String) -> String {
+        let bytes = Array(sourceIdentifier.utf8)
+        let safe = bytes.map { byte -> UInt8 in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                return byte
+            default:
+                return UInt8(ascii: "_")
+            }
+        }
+        if safe == bytes && !bytes.isEmpty && bytes.count <= 64 {
+            return sourceIdentifier
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        let padded = String(repeating: "0", count: 16 - hex.utf8.count) + hex
+        return String(decoding: safe.prefix(64), as: UTF8.self) + "-" + padded
+    }
+
+    // MARK: BinobanEventStorage
+
+    /// Appends `events` in order, finishing and starting batches as needed, and reports what it stored, refused
+    /// and evicted.
+    ///
+    /// Events of `maxEventBytes` or more (or too large to fit a batch with its envelope) are refused and counted.
+    /// The events going into one batch are written with a single `write`.
+    ///
+    /// - Throws: ``BinobanFileStorageError``: `malformedEvent` (nothing written) when an event is not framed as
+    ///   a JSON object; `ioFailure` when the disk refuses a write, with the number of this call's events stored
+    ///   before the failure in `storedEventsBeforeFailure`.
+    public func append(_ events: [Data]) throws -> BinobanStorageWriteReport {
+        for (index, event) in events.enumerated() where !isOversize(event) && !Self.isFramedAsObject(event) {
+            throw BinobanFileStorageError(
+                code: .malformedEvent, message: "event \(index) of the call is not a JSON object ({…})")
+        }
+        var report = unreportedEvictions
+        unreportedEvictions = BinobanStorageWriteReport()
+        var pending = PendingWrite()
+        do {
+            for event in events {
+                if isOversize(event) {
+                    report.rejectedOversizeEvents += 1
+                    continue
+                }
+                if let open = openBatch, open.entry.eventCount + pending.eventCount > 0 {
+                    let body = open.entry.bodyBytes + pending.bodyBytes + 1 + event.count
+                    if body + limits.envelopeOverheadBytes >= limits.maxBatchBytes {
+                        try write(&pending, report: &report)
+                        try finishOpenBatch(report: &report)
+                    }
+                }
+                if openBatch == nil {
+                    try startBatch()
+                }
+                let isFirst = (openBatch?.entry.eventCount ?? 0) + pending.eventCount == 0
+                BatchRecordFormat.appendRecord(event, to: &pending.bytes)
+                pending.eventCount += 1
+                pending.bodyBytes += event.count + (isFirst ? 0 : 1)
+            }
+            try write(&pending, report: &report)
+        } catch {
+            // Keep the evictions already made for the next report; say how many events made it to disk.
+            unreportedEvictions.evictedBatches += report.evictedBatches
+            unreportedEvictions.evictedEvents += report.evictedEvents
+            var failure = error
+            failure.storedEventsBeforeFailure = report.storedEvents
+            throw failure
+        }
+        return report
+    }
+
+    /// Finishes the open batch, if it holds any event, so that it becomes uploadable.
+    public func closeOpenBatch() throws {
+        try finishOpenBatch(report: &unreportedEvictions)
+    }
+
+    /// The finished batches, oldest first, at most `limit` of them (none when `limit` is zero or less).
+    public func finishedBatches(limit: Int) throws -> [BinobanBatchID] {
+        finished.prefix(max(0, limit)).map { BinobanBatchID(sequence: $0.sequence) }
+    }
+
+    /// Reads a finished batch: its events joined by commas, ready to go between `{"batch":[` and `],…}`.
+    ///
+    /// The file is checked again while it is read; only intact events are returned, so the body is always a
+    /// valid sequence of JSON objects.
+    ///
+    /// - Throws: ``BinobanFileStorageError`` with code `batchNotFound` when `batch` is not a finished batch of
+    ///   this storage (the open batch included), `corruptBatch` when the file no longer holds any intact event
+    ///   (it is then deleted), or `ioFailure`.
+    public func read(_ batch: BinobanBatchID) throws -> BinobanStoredBatch {
+        guard let index = finished.firstIndex(where: { $0.sequence == batch.sequence }) else {
+            throw BinobanFileStorageError(code: .batchNotFound, message: "\(batch) is not a finished batch")
+        }
+        let name = fileName(batch.sequence, .finished)
+        let readLimit = BatchRecordFormat.readLimit(maxBatchBytes: limits.maxBatchBytes)
+        guard let (bytes, _) = try files.readRegularFile(name, maxBytes: readLimit) else {
+            dropFromIndex(at: index)
+            throw BinobanFileStorageError(code: .batchNotFound, message: "\(name) no longer exists")
+        }
+        let body = bytes.withUnsafeBytes { BatchRecordFormat.body(of: $0) }
+        guard body.eventCount > 0 else {
+            try files.removeIfPresent(name)
+            dropFromIndex(at: index)
+            throw BinobanFileStorageError(code: .corruptBatch, message: "\(name) holds no intact event; deleted")
+        }
+        return BinobanStoredBatch(id: batch, events: body.events, eventCount: body.eventCount)
+    }
+
+    /// Deletes a finished batch. Removing a batch that is already gone (or was never finished) does nothing.
+    ///
+    /// - Throws: ``BinobanFileStorageError`` with code `ioFailure` when the file exists but cannot be deleted.
+    public func remove(_ batch: BinobanBatchID) throws {
+        guard let index = finished.firstIndex(where: { $0.sequence == batch.sequence }) else { return }
+        try files.removeIfPresent(fileName(batch.sequence, .finished))
+        dropFromIndex(at: index)
+    }
+
+    // MARK: Writing
+
+    /// Records encoded for the open batch but not yet written.
+    private struct PendingWrite {
+        var bytes: [UInt8] = []
+        var eventCount = 0
+        var bodyBytes = 0
+    }
+
+    private func isOversize(_ event: Data) -> Bool {
+        event.count >= limits.maxEventBytes || event.count + limits.envelopeOverheadBytes >= limits.maxBatchBytes
+    }
+
+    private static func isFramedAsObject(_ event: Data) -> Bool {
+        event.first == UInt8(ascii: "{") && event.last == UInt8(ascii: "}") && event.count >= 2
+    }
+
+    private func fileName(_ sequence: UInt64, _ state: BatchFileName.State) -> String {
+        BatchFileName(sequence: sequence, state: state).fileName(namespace: namespace)
+    }
+
+    /// Creates the next `.open` file and writes the format's magic to it.
+    private func startBatch() throws(BinobanFileStorageError) {
+        let sequence = nextSequence
+        let name = fileName(sequence, .open)
+        let descriptor = try files.createExclusive(name)
+        nextSequence += 1
+        do {
+            try files.writeAll(descriptor, BatchRecordFormat.magic, name: name)
+        } catch {
+            close(descriptor)
+            try? files.removeIfPresent(name)
+            throw error
+        }
+        let entry = BatchIndexEntry(
+            sequence: sequence, fileBytes: BatchRecordFormat.magic.count, eventCount: 0, bodyBytes: 0)
+        openBatch = OpenBatch(entry: entry, descriptor: descriptor)
+    }
+
+    /// Writes the pending records to the open batch with one `write`. On failure the file is cut back to its
+    /// last complete record (or, if even that fails, left for the next open to repair).
+    private func write(_ pending: inout PendingWrite, report: inout BinobanStorageWriteReport)
+        throws(BinobanFileStorageError)
+    {
+        guard pending.eventCount > 0, var open = openBatch else { return }
+        let name = fileName(open.entry.sequence, .open)
+        do {
+            try files.writeAll(open.descriptor, pending.bytes, name: name)
+        } catch {
+            pending = PendingWrite()
+            do {
+                try files.truncate(open.descriptor, to: open.entry.fileBytes, name: name)
+            } catch {
+                close(open.descriptor)
+                openBatch = nil
+            }
+            throw error
+        }
+        open.entry.fileBytes += pending.bytes.count
+        open.entry.eventCount += pending.eventCount
+        open.entry.bodyBytes += pending.bodyBytes
+        openBatch = open
+        report.storedEvents += pending.eventCount
+        pending.bytes.removeAll(keepingCapacity: true)
+        pending.eventCount = 0
+        pending.bodyBytes = 0
+    }
+
+    /// Syncs, closes and renames the open batch to finished, then enforces the caps. An open batch without
+    /// events is deleted instead.
+    private func finishOpenBatch(report: inout BinobanStorageWriteReport) throws(BinobanFileStorageError) {
+        guard let open = openBatch else { return }
+        openBatch = nil
+        let name = fileName(open.entry.sequence, .open)
+        guard open.entry.eventCount > 0 else {
+            close(open.descriptor)
+            try files.removeIfPresent(name)
+            return
+        }
+        // On any failure below the file stays `.open` with its complete events; the next open finishes it.
+        do {
+            try files.synchronize(open.descriptor, name: name)
+        } catch {
+            close(open.descriptor)
+            throw error
+        }
+        close(open.descriptor)
+        try files.rename(name, to: fileName(open.entry.sequence, .finished))
+        finished.append(open.entry)
+        finishedBytes += open.entry.fileBytes
+        Self.evictOldest(
+            finished: &finished, finishedBytes: &finishedBytes, limits: limits, files: files, namespace: namespace,
+            report: &report)
+        // The directory is not synced here: if the rename does not survive a power loss, the file is found as
+        // `.open` at the next start and finished then with the same events (Docs/Decisions/0251).
+    }
+
+    /// Deletes the oldest finished batches until the count and byte caps hold, counting what it drops. A file
+    /// that cannot be deleted stays indexed (and is retried after the next batch is finished).
+    private static func evictOldest(
+        finished: inout [BatchIndexEntry], finishedBytes: inout Int, limits: BinobanStorageLimits,
+        files: POSIXFileSystem, namespace: String, report: inout BinobanStorageWriteReport
+    ) {
+        var index = 0
+        var count = finished.count
+        var bytes = finishedBytes
+        var evicted: Set<Int> = []
+        while index < finished.count && (count > max(0, limits.maxFinishedBatches) || bytes > limits.maxTotalBytes) {
+            let entry = finished[index]
+            let name = BatchFileName(sequence: entry.sequence, state: .finished).fileName(namespace: namespace)
+            if (try? files.removeIfPresent(name)) != nil {
+                evicted.insert(index)
+                count -= 1
+                bytes -= entry.fileBytes
+                report.evictedBatches += 1
+                report.evictedEvents += entry.eventCount
+            }
+            index += 1
+        }
+        if !evicted.isEmpty {
+            finished = finished.enumerated().filter { !evicted.contains($0.offset) }.map(\.element)
+            finishedBytes = bytes
+        }
+    }
+
+    private func dropFromIndex(at index: Int) {
+        finishedBytes -= finished[index].fileBytes
+        finished.remove(at: index)
+    }
+
+    /// The file-system path of a file URL, without trailing slashes.
+    private static func fileSystemPath(of directory: URL) throws(BinobanFileStorageError) -> String {
+        let path =
+            directory.isFileURL ? directory.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } : nil
+        guard var path, !path.isEmpty else {
+            throw BinobanFileStorageError(
+                code: .directoryUnusable, message: "the storage directory must be a file URL (\(directory))")
+        }
+        while path.utf8.count > 1 && path.hasSuffix("/") {
+            path.removeLast()
+        }
+        return path
+    }
+}

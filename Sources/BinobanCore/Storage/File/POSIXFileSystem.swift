@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The few POSIX calls the file storage makes, each turning a failure into a thrown
+/// ``BinobanFileStorageError`` that names the operation and the file relative to the storage directory.
+///
+/// Paths are built as `<directory>/<name>`; `name` is what error messages show.
+struct POSIXFileSystem: Sendable {
+    /// The storage directory, without a trailing slash.
+    let directory: String
+
+    /// The absolute or relative path of `name` in the directory.
+    func path(_ name: String) -> String {
+        directory + "/" + name
+    }
+
+    /// Creates `name` for writing; fails if it exists. Permissions 0600.
+    func createExclusive(_ name: String) throws(BinobanFileStorageError) -> Int32 {
+        let descriptor = retryingOnInterrupt { open(path(name), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        guard descriptor >= 0 else { throw failure("create", name) }
+        return descriptor
+    }
+
+    /// Writes all of `bytes` at the descriptor's offset, continuing after short writes.
+    func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, name: String) throws(BinobanFileStorageError) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = retryingOnInterrupt { write(descriptor, base + offset, bytes.count - offset) }
+            guard written > 0 else { throw failure("write", name) }
+            offset += written
+        }
+    }
+
+    /// Writes all of `bytes` at the descriptor's offset, continuing after short writes.
+    func writeAll(_ descriptor: Int32, _ bytes: [UInt8], name: String) throws(BinobanFileStorageError) {
+        let failure = bytes.withUnsafeBytes { raw -> BinobanFileStorageError? in
+            do throws(BinobanFileStorageError) {
+                try writeAll(descriptor, raw, name: name)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure {
+            throw failure
+        }
+    }
+
+    /// Flushes the descriptor's data (and the size, which reading it back needs) to the device.
+    func synchronize(_ descriptor: Int32, name: String) throws(BinobanFileStorageError) {
+        #if canImport(Darwin)
+        let result = retryingOnInterrupt { fsync(descriptor) }
+        #else
+        let result = retryingOnInterrupt { fdatasync(descriptor) }
+        #endif
+        guard result == 0 else { throw failure("fsync", name) }
+    }
+
+    /// Cuts the open descriptor's file to `length` bytes and moves the write offset there.
+    func truncate(_ descriptor: Int32, to length: Int, name: String) throws(BinobanFileStorageError) {
+        guard retryingOnInterrupt({ ftruncate(descriptor, off_t(length)) }) == 0,
+            lseek(descriptor, off_t(length), SEEK_SET) >= 0
+        else { throw failure("truncate", name) }
+    }
+
+    /// Renames `from` to `to` atomically within the directory.
+    func rename(_ from: String, to: String) throws(BinobanFileStorageError) {
+        guard retryingOnInterrupt({ Self.systemRename(path(from), path(to)) }) == 0 else {
+            throw failure("rename to \(to)", from)
+        }
+    }
+
+    /// Deletes `name`; a file that is already gone is not an error.
+    func removeIfPresent(_ name: String) throws(BinobanFileStorageError) {
+        guard unlink(path(name)) == 0 || errno == ENOENT else { throw failure("unlink", name) }
+    }
+
+    /// The first `maxBytes` bytes of the regular file `name` and the file's size, or nil when it is missing or not a
+    /// regular file (a directory, a symbolic link, a FIFO, a device), which the storage never touches.
+    ///
+    /// The file is opened non-blocking (a FIFO with our name cannot hang the open) and without following links.
+    func readRegularFile(
+        _ name: String, maxBytes: Int
+    ) throws(BinobanFileStorageError) -> (bytes: [UInt8], fileSize: Int)? {
+        let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        let descriptor = retryingOnInterrupt { open(path(name), flags) }
+        guard descriptor >= 0 else {
+            if errno == ENOENT || errno == ELOOP { return nil }
+            throw failure("open", name)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure("stat", name) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let limit = max(0, maxBytes)
+        var bytes = [UInt8](repeating: 0, count: min(Int(clamping: info.st_size), limit))
+        var filled = 0
+        while filled < limit {
+            if filled == bytes.count {
+                // The file grew since fstat.
+                bytes.append(contentsOf: repeatElement(0, count: min(65_536, limit - filled)))
+            }
+            let count = bytes.count
+            let got = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return retryingOnInterrupt { read(descriptor, base + filled, count - filled) }
+            }
+            guard got >= 0 else { throw failure("read", name) }
+            if got == 0 { break }
+            filled += got
+        }
+        bytes.removeSubrange(filled...)
+        return (bytes, max(filled, Int(clamping: info.st_size)))
+    }
+
+    /// Opens the regular file `name` for repair (read and write, never following a symbolic link).
+    func openForRepair(_ name: String) throws(BinobanFileStorageError) -> Int32 {
+        let descriptor = retryingOnInterrupt { open(path(name), O_RDWR | O_NOFOLLOW | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw failure("open for repair", name) }
+        return descriptor
+    }
+
+    /// The names in the directory (not `.` or `..`).
+    func listNames() throws(BinobanFileStorageError) -> [String] {
+        guard let stream = opendir(directory) else { throw failure("list", ".") }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." {
+                names.append(name)
+            }
+        }
+        return names
+    }
+
+    /// An error for the POSIX call `operation` on `name` that just failed, reading `errno`.
+    func failure(_ operation: String, _ name: String) -> BinobanFileStorageError {
+        let number = errno
+        return BinobanFileStorageError(
+            code: .ioFailure,
+            message: "\(operation) \(name) failed: \(Self.describe(number))",
+            systemErrorNumber: number
+        )
+    }
+
+    /// The system's text for an error number.
+    static func describe(_ number: Int32) -> String {
+        guard let text = strerror(number) else { return "error \(number)" }
+        return String(cString: text)
+    }
+
+    private static func systemRename(_ from: String, _ to: String) -> Int32 {
+        #if canImport(Darwin)
+        return Darwin.rename(from, to)
+        #elseif canImport(Glibc)
+        return Glibc.rename(from, to)
+        #else
+        return Musl.rename(from, to)
+        #endif
+    }
+}
+
+/// Runs `call` again while it fails with `EINTR`.
+func retryingOnInterrupt<Result: BinaryInteger>(_ call: () -> Result) -> Result {
+    while true {
+        let result = call()
+        if result < 0 && errno == EINTR {
+            continue
+        }
+        return result
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import BinobanCore
+
+/// A fresh directory under the system's temporary directory, removed when `body` returns.
+func withTemporaryDirectory<Result>(
+    _ body: (URL) async throws -> Result
+) async throws -> Result {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("binoban-storage-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try await body(url)
+}
+
+/// Encoded test events: `{"i":<index>,"p":"<padding>"}`, compact JSON objects like the pipeline produces.
+enum TestEvents {
+    /// One event with index `index`, padded so that it is exactly `bytes` long (at least 16).
+    static func event(_ index: Int, bytes: Int = 100) -> Data {
+        let head = #"{"i":\#(index),"p":""#
+        let padding = max(0, bytes - head.utf8.count - 2)
+        return Data((head + String(repeating: "x", count: padding) + #""}"#).utf8)
+    }
+
+    /// Events `range`, each `bytes` long.
+    static func events(_ range: Range<Int>, bytes: Int = 100) -> [Data] {
+        range.map { event($0, bytes: bytes) }
+    }
+
+    /// One decoded event.
+    struct Decoded: Codable, Equatable {
+        var i: Int
+        var p: String
+    }
+
+    private struct Envelope: Decodable {
+        var batch: [Decoded]
+    }
+
+    /// Decodes a batch body the way the server would: wrapped in the upload envelope, with `JSONDecoder`.
+    static func decode(_ body: Data) throws -> [Decoded] {
+        var envelope = Data(#"{"batch":["#.utf8)
+        envelope.append(body)
+        envelope.append(contentsOf: Data(#"],"sentAt":"2026-08-02T12:00:30.004Z","writeKey":"k"}"#.utf8))
+        return try JSONDecoder().decode(Envelope.self, from: envelope).batch
+    }
+
+    /// The indices of every event in every finished batch of `storage`, oldest first, checking that each body
+    /// decodes and that `eventCount` matches.
+    static func storedIndices(_ storage: BinobanFileEventStorage) async throws -> [Int] {
+        var indices: [Int] = []
+        for id in try await storage.finishedBatches(limit: Int.max) {
+            let batch = try await storage.read(id)
+            let decoded = try decode(batch.events)
+            #expect(decoded.count == batch.eventCount)
+            indices += decoded.map(\.i)
+        }
+        return indices
+    }
+}
+
+/// Directory helpers for the storage tests.
+enum StorageFiles {
+    /// Names in `directory`, sorted.
+    static func names(_ directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    }
+
+    /// The file name of batch `sequence` in `namespace`.
+    static func name(_ namespace: String, _ sequence: UInt64, open: Bool = false) -> String {
+        BatchFileName(sequence: sequence, state: open ? .open : .finished).fileName(namespace: namespace)
+    }
+
+    /// POSIX permission bits of `url`.
+    static func permissions(_ url: URL) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    /// The bytes of `name` in `directory`.
+    static func contents(_ directory: URL, _ name: String) throws -> Data {
+        try Data(contentsOf: directory.appendingPathComponent(name))
+    }
+
+    /// Writes `data` as `name` in `directory`.
+    static func write(_ data: Data, _ directory: URL, _ name: String) throws {
+        try data.write(to: directory.appendingPathComponent(name))
+    }
+}
