@@ -1,4 +1,4 @@
-/// A ``FalconClient`` wired to deterministic doubles: a manual executor and clock, sequential session ids,
+/// A `FalconClient` wired to deterministic doubles: a manual executor and clock, sequential session ids,
 /// a recording log sink and a ``FalconTimeline`` as diagnostics delegate and beacon transport.
 ///
 /// ```swift

@@ -73,7 +73,7 @@ public enum Falcon: Sendable {
         )
     }
 
-    /// Executes a placement with ``JSONValue`` attributes; see ``FalconClient``.
+    /// Executes a placement with `JSONValue` attributes; see ``FalconClient``.
     public static func execute(
         attributes: JSONValue,
         placement: FalconPlacement,

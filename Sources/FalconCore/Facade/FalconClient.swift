@@ -13,7 +13,7 @@ import Foundation
 /// The client turns the actions of each execution's ``FalconExecutionStateMachine`` into renderer and
 /// presenter commands, timers, diagnostics and callbacks. Inputs are processed one at a time in arrival order
 /// (an input reported while actions are being performed is queued, never handled re-entrantly). Every host
-/// callback, event and delegate call is enqueued on the executor, so none runs inside ``execute(attributes:placement:style:onLoad:onUnload:onError:onShouldShowLoadingIndicator:onShouldHideLoadingIndicator:isSandbox:)-(JSONValue,_,_,_,_,_,_,_,_)``.
+/// callback, event and delegate call is enqueued on the executor, so none runs inside `execute`.
 public final class FalconClient: Sendable {
     /// The edges this client uses.
     public let dependencies: FalconClientDependencies
@@ -22,7 +22,7 @@ public final class FalconClient: Sendable {
     private let timers = LockedValue([TimerKey: any FalconTimerHandle]())
     private let beacons = LockedValue(BeaconTracker())
 
-    /// Creates a client; nothing starts until ``execute(attributes:placement:style:onLoad:onUnload:onError:onShouldShowLoadingIndicator:onShouldHideLoadingIndicator:isSandbox:)-(JSONValue,_,_,_,_,_,_,_,_)``.
+    /// Creates a client; nothing starts until `execute` is called.
     public init(dependencies: FalconClientDependencies = FalconClientDependencies()) {
         self.dependencies = dependencies
     }
@@ -73,7 +73,7 @@ public final class FalconClient: Sendable {
 
     /// Executes a placement with attributes given as `[String: Any]`, as in the iOS SDK.
     ///
-    /// The dictionary is converted with ``JSONValue/convert(_:)`` (booleans stay booleans); values JSON
+    /// The dictionary is converted with `JSONValue.convert(_:)` (booleans stay booleans); values JSON
     /// cannot carry are dropped and counted in a debug log line.
     public func execute(
         attributes: [String: Any],
