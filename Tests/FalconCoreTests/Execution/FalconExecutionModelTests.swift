@@ -17,18 +17,35 @@ struct FalconExecutionModelTests {
 
     @Test func randomSequencesKeepEveryInvariant() async {
         let base = Self.baseSeed
-        var failures = 0
-        var seen: [String: Int] = [:]
-        for index in 0..<Self.sequenceCount {
-            let seed = base &+ UInt64(index)
-            let (problems, outcomes) = await Self.run(seed: seed)
-            for outcome in outcomes { seen[outcome, default: 0] += 1 }
-            if !problems.isEmpty {
-                failures += 1
-                Issue.record("seed \(seed) (base \(base), sequence \(index)): \(problems.joined(separator: "; "))")
-                if failures >= 5 { return }
+        let chunks = 4
+        // Sequences are independent; run them in a few chunks so the sanitizer build finishes sooner.
+        let results = await withTaskGroup(of: ([String], [String: Int]).self) { group in
+            for chunk in 0..<chunks {
+                group.addTask {
+                    var reports: [String] = []
+                    var seen: [String: Int] = [:]
+                    for index in stride(from: chunk, to: Self.sequenceCount, by: chunks) {
+                        let seed = base &+ UInt64(index)
+                        let (problems, outcomes) = await Self.run(seed: seed)
+                        for outcome in outcomes { seen[outcome, default: 0] += 1 }
+                        if !problems.isEmpty, reports.count < 3 {
+                            reports.append(
+                                "seed \(seed) (base \(base), sequence \(index)): \(problems.joined(separator: "; "))"
+                            )
+                        }
+                    }
+                    return (reports, seen)
+                }
             }
+            var all: ([String], [String: Int]) = ([], [:])
+            for await (reports, seen) in group {
+                all.0 += reports
+                all.1.merge(seen, uniquingKeysWith: +)
+            }
+            return all
         }
+        for report in results.0 { Issue.record(Comment(rawValue: report)) }
+        let seen = results.1
         // The generator must actually reach every outcome, or the invariants above prove little.
         for outcome in [
             "onLoad", "onUnload", "onError(placementLoadError)", "onError(initNotCalled)", "placementInteractive",
