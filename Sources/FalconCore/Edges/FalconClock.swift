@@ -54,7 +54,8 @@ public struct FalconSystemClock: FalconClock {
     /// Schedules the action on a global Dispatch queue.
     public func schedule(_ request: FalconTimerRequest) -> any FalconTimerHandle {
         let handle = CancellableTimer(action: request.action)
-        let delay = max(request.deadline - now(), .zero)
+        // Clamped to [0, one year] so no deadline can overflow the nanosecond arithmetic.
+        let delay = min(max(request.deadline - now(), .zero), .seconds(31_536_000))
         let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { handle.fire() }
         return handle

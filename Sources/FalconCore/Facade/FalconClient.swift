@@ -169,7 +169,8 @@ public final class FalconClient: Sendable {
         let beaconTarget =
             apiKey != nil && config.diagnosticBeaconsEnabled
             ? Self.beaconTarget(config.diagnosticsURL ?? FalconConfig.defaultDiagnosticsURL) : nil
-        let loadTimeout = dependencies.loadTimeout
+        // A negative or absurd override cannot break the timer arithmetic: clamp to [0, one day].
+        let loadTimeout = min(max(dependencies.loadTimeout, .zero), .seconds(86_400))
         let shouldDrain = state.withLock { state -> Bool in
             state.nextExecutionID += 1
             let id = state.nextExecutionID

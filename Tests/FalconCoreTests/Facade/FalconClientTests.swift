@@ -363,6 +363,48 @@ struct FalconClientTests {
         #expect(rig.logs.records.contains { $0.level == .debug && $0.message.contains("bridge message ignored") })
     }
 
+    @Test func concurrentExecutesAndReportsFromManyThreads() async {
+        let rig = Self.rig()
+        let surfaces = (0..<16).map { _ in rig.renderer([]) }
+        await withTaskGroup(of: Void.self) { group in
+            for (index, surface) in surfaces.enumerated() {
+                group.addTask {
+                    rig.execute(Self.attributes, placement: index.isMultiple(of: 4) ? .overlay : .inline(surface))
+                }
+            }
+        }
+        // Every execute returned, so every queued input was drained and every surface got its `load`.
+        await withTaskGroup(of: Void.self) { group in
+            for (index, surface) in surfaces.enumerated() {
+                group.addTask {
+                    surface.play(.loaded(height: Double(index + 1)))
+                    surface.play(.close)
+                }
+            }
+        }
+        rig.clock.advance(by: .seconds(20))
+        await rig.client.waitForPendingBeacons()
+        let entries = rig.timeline.entries(excludingBeacons: true)
+        #expect(entries.filter { $0 == Self.show }.count == 16)
+        #expect(entries.filter { $0 == Self.hide }.count == 16)
+        #expect(entries.filter { $0 == .callback("onUnload") }.count == 12)
+        #expect(entries.filter { $0 == .diagnostic(.noPresenter) }.count == 4)
+        #expect(rig.client.activeExecutionCount == 0)
+    }
+
+    @Test func absurdLoadTimeoutOverridesAreClamped() {
+        let rig = Self.rig(loadTimeout: .seconds(-5))
+        rig.execute(Self.attributes, placement: .inline(rig.renderer([])))
+        rig.clock.advance(by: .zero)
+        #expect(rig.timeline.entries.contains(.diagnostic(.webviewLoadTimedOut)))
+        let long = Self.rig(loadTimeout: .seconds(Int64.max))
+        long.execute(Self.attributes, placement: .inline(long.renderer([])))
+        long.clock.advance(by: .seconds(86_399))
+        #expect(!long.timeline.entries.contains(.diagnostic(.webviewLoadTimedOut)))
+        long.clock.advance(by: .seconds(1))
+        #expect(long.timeline.entries.contains(.diagnostic(.webviewLoadTimedOut)))
+    }
+
     @Test func anyDictionaryAttributesAndSandboxStyle() throws {
         let rig = Self.rig()
         let renderer = rig.renderer([])
