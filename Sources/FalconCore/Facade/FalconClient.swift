@@ -118,6 +118,25 @@ public final class FalconClient: Sendable {
         onShouldHideLoadingIndicator: @escaping @Sendable () -> Void = {},
         isSandbox: Bool = false
     ) {
+        let callbacks = FalconCallbacks(
+            onLoad: onLoad,
+            onUnload: onUnload,
+            onError: onError,
+            onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
+            onShouldHideLoadingIndicator: onShouldHideLoadingIndicator
+        )
+        start(attributes: attributes, placement: placement, style: style, callbacks: callbacks, isSandbox: isSandbox)
+    }
+
+    /// Creates an execution, queues its `start` and drains; returns the execution's id.
+    @discardableResult
+    func start(
+        attributes: JSONValue,
+        placement: FalconPlacement,
+        style: FalconStyle?,
+        callbacks: FalconCallbacks,
+        isSandbox: Bool
+    ) -> UInt64 {
         let sessionId = dependencies.idSource.makeSessionID()
         let (apiKey, config) = state.withLock { ($0.apiKey, $0.config) }
         let resolved = FalconAttributeResolver.resolve(attributes, mapping: config.placementMapping)
@@ -159,19 +178,12 @@ public final class FalconClient: Sendable {
             surfaceID = nil
             renderer = nil
         }
-        let callbacks = FalconCallbacks(
-            onLoad: onLoad,
-            onUnload: onUnload,
-            onError: onError,
-            onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
-            onShouldHideLoadingIndicator: onShouldHideLoadingIndicator
-        )
         let beaconTarget =
             apiKey != nil && config.diagnosticBeaconsEnabled
             ? Self.beaconTarget(config.diagnosticsURL ?? FalconConfig.defaultDiagnosticsURL) : nil
         // A negative or absurd override cannot break the timer arithmetic: clamp to [0, one day].
         let loadTimeout = min(max(dependencies.loadTimeout, .zero), .seconds(86_400))
-        let shouldDrain = state.withLock { state -> Bool in
+        let (id, shouldDrain) = state.withLock { state -> (UInt64, Bool) in
             state.nextExecutionID += 1
             let id = state.nextExecutionID
             if surfaceKind == .overlay, case .ready = preflight {
@@ -197,9 +209,10 @@ public final class FalconClient: Sendable {
                 beaconTarget: beaconTarget
             )
             state.inbox.append((id, .start(preflight)))
-            return state.beginDrain()
+            return (id, state.beginDrain())
         }
         if shouldDrain { drain() }
+        return id
     }
 
     // MARK: Beacons
