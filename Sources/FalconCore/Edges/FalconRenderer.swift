@@ -25,5 +25,7 @@ public protocol FalconRenderer: Sendable {
 
 /// A renderer embedded in the host's layout, identified by object identity.
 ///
-/// A new execute on the same surface supersedes the execution still running on it.
+/// A new execute on the same surface supersedes the execution still running on it. The SDK holds the surface
+/// weakly (the host owns its views): report ``FalconExecutionReporter/hostTeardown()`` when the surface is
+/// removed or deallocated. A surface found released when the SDK next sends it a command counts as torn down.
 public protocol FalconInlineSurface: FalconRenderer, AnyObject {}

@@ -167,16 +167,16 @@ public final class FalconClient: Sendable {
         }
         let surfaceKind: FalconExecutionStateMachine.Surface
         let surfaceID: ObjectIdentifier?
-        let renderer: (any FalconRenderer)?
+        let inlineSurface: WeakSurface?
         switch placement {
         case .inline(let surface):
             surfaceKind = .inline
             surfaceID = ObjectIdentifier(surface)
-            renderer = surface
+            inlineSurface = WeakSurface(surface)
         case .overlay:
             surfaceKind = .overlay
             surfaceID = nil
-            renderer = nil
+            inlineSurface = nil
         }
         let beaconTarget =
             apiKey != nil && config.diagnosticBeaconsEnabled
@@ -204,7 +204,7 @@ public final class FalconClient: Sendable {
                 diagnosticPlacement: resolved.diagnosticPlacement,
                 diagnosticLayoutId: resolved.diagnosticLayoutId,
                 surfaceID: surfaceID,
-                renderer: renderer,
+                inlineSurface: inlineSurface,
                 reporter: FalconExecutionReporter(client: self, executionID: id),
                 beaconTarget: beaconTarget
             )
@@ -243,7 +243,9 @@ public final class FalconClient: Sendable {
 
     func overlayPresented(executionID: UInt64, renderer: any FalconRenderer) {
         state.withLock { state in
-            if state.executions[executionID]?.renderer == nil { state.executions[executionID]?.renderer = renderer }
+            if state.executions[executionID]?.overlayRenderer == nil {
+                state.executions[executionID]?.overlayRenderer = renderer
+            }
         }
         submit(.overlayPresented, executionID: executionID)
     }
@@ -256,8 +258,12 @@ public final class FalconClient: Sendable {
                     state.draining = false
                     return nil
                 }
-                let (id, input) = state.inbox.removeFirst()
+                var (id, input) = state.inbox.removeFirst()
                 guard var execution = state.executions[id] else { return Step(id: id, input: input) }
+                if let box = execution.inlineSurface, box.surface == nil {
+                    // The host released its surface without reporting a teardown: treat it as one.
+                    input = .hostTeardown
+                }
                 let actions = execution.machine.handle(input, at: dependencies.clock.now())
                 if actions.contains(.finished) {
                     state.executions[id] = nil
@@ -393,9 +399,23 @@ extension FalconClient {
         var diagnosticPlacement: String?
         var diagnosticLayoutId: String?
         var surfaceID: ObjectIdentifier?
-        var renderer: (any FalconRenderer)?
+        /// The host's inline surface, held weakly: the host owns its views, and a surface it releases must be
+        /// able to deallocate (and report its teardown) while a placement is still showing.
+        var inlineSurface: WeakSurface?
+        /// The overlay's content renderer, from the presenter.
+        var overlayRenderer: (any FalconRenderer)?
         var reporter: FalconExecutionReporter
         var beaconTarget: URL?
+
+        var renderer: (any FalconRenderer)? { inlineSurface?.surface ?? overlayRenderer }
+    }
+
+    final class WeakSurface: Sendable {
+        weak let surface: (any FalconInlineSurface)?
+
+        init(_ surface: any FalconInlineSurface) {
+            self.surface = surface
+        }
     }
 
     struct ClientState: Sendable {

@@ -119,7 +119,9 @@ public final class ScriptedRenderer: FalconInlineSurface {
         let start = clock.now()
         for cue in script {
             let handle = clock.schedule(
-                FalconTimerRequest(deadline: start + cue.at) { [weak self] in self?.play(cue.step) }
+                // Strong on purpose: a placement whose script is still playing keeps its renderer alive, as a
+                // loading web view would; the clock drops the closure once it fires or is cancelled.
+                FalconTimerRequest(deadline: start + cue.at) { self.play(cue.step) }
             )
             state.withLock { $0.pending.append(handle) }
         }

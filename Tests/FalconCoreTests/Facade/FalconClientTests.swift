@@ -269,6 +269,29 @@ struct FalconClientTests {
         #expect(rig.timeline.entries.count == 3)
     }
 
+    @Test func theSDKDoesNotKeepAReleasedSurfaceAlive() {
+        let rig = Self.rig()
+        weak var weakSurface: ScriptedRenderer?
+        do {
+            let surface = rig.renderer([.init(at: .milliseconds(10), .loaded(height: 50))])
+            weakSurface = surface
+            rig.execute(Self.attributes, placement: .inline(surface))
+            rig.clock.advance(by: .seconds(1))
+        }
+        #expect(weakSurface == nil)
+        #expect(rig.timeline.entries == [Self.show, Self.hide, .callback("onLoad")])
+        #expect(rig.client.activeExecutionCount == 1)
+
+        // A released surface met while loading counts as a host teardown: silent, closures released.
+        do {
+            let surface = rig.renderer([.init(at: .milliseconds(10), .visibility(1))])
+            rig.execute(Self.attributes, placement: .inline(surface))
+        }
+        rig.clock.advance(by: .seconds(20))
+        #expect(rig.timeline.entries.suffix(2) == [Self.show, Self.hide])
+        #expect(rig.client.activeExecutionCount == 1)
+    }
+
     @Test func overlayCloseCompletesAfterTheDismissalFinishes() {
         let executor = ManualFalconExecutor()
         let clock = ManualFalconClock(executor: executor)
@@ -394,15 +417,18 @@ struct FalconClientTests {
 
     @Test func absurdLoadTimeoutOverridesAreClamped() {
         let rig = Self.rig(loadTimeout: .seconds(-5))
-        rig.execute(Self.attributes, placement: .inline(rig.renderer([])))
+        let surface = rig.renderer([])
+        rig.execute(Self.attributes, placement: .inline(surface))
         rig.clock.advance(by: .zero)
         #expect(rig.timeline.entries.contains(.diagnostic(.webviewLoadTimedOut)))
         let long = Self.rig(loadTimeout: .seconds(Int64.max))
-        long.execute(Self.attributes, placement: .inline(long.renderer([])))
+        let longSurface = long.renderer([])
+        long.execute(Self.attributes, placement: .inline(longSurface))
         long.clock.advance(by: .seconds(86_399))
         #expect(!long.timeline.entries.contains(.diagnostic(.webviewLoadTimedOut)))
         long.clock.advance(by: .seconds(1))
         #expect(long.timeline.entries.contains(.diagnostic(.webviewLoadTimedOut)))
+        #expect(surface.commands.last == .teardown && longSurface.commands.last == .teardown)
     }
 
     @Test func anyDictionaryAttributesAndSandboxStyle() throws {
