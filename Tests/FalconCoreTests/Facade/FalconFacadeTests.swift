@@ -57,6 +57,14 @@ struct FalconFacadeTests {
         Falcon.initSdk(apiKey: "YOUR_API_KEY", config: FalconConfig(placementMapping: ["ORDER_STATUS": "id"]))
         Falcon.initSdk(apiKey: "YOUR_API_KEY", config: FalconConfig(diagnosticBeaconsEnabled: false))
         Falcon.initSdk(apiKey: "K", config: FalconConfig(diagnosticsURL: URL(string: "https://t.example")))
+        // A dictionary literal with nested dictionaries, numbers and booleans compiles without a type annotation.
+        Falcon.execute(
+            attributes: [
+                "user_details": ["email": "user@example.com", "age": 42, "vip": true],
+                "placement_details": ["layout_id": "APP_NATIVE_ESSENTIAL_0.1", "view": "ORDER_STATUS"],
+            ],
+            placement: .overlay
+        )
         print("FalconSDK \(Falcon.version)")
     }
 
