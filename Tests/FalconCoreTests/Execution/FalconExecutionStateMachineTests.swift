@@ -334,6 +334,23 @@ struct FalconExecutionStateMachineTests {
         #expect(pending.handle(.start(.ready(Self.url)), at: .zero).isEmpty)
     }
 
+    @Test func presentingOverlayCanBeDismissedOrTornDown() {
+        var dismissed = Machine(surface: .overlay)
+        dismissed.handle(.start(.ready(Self.url)), at: .zero)
+        #expect(dismissed.state == .presenting)
+        #expect(dismissed.handle(.bridge(.loaded(height: 10)), at: .zero).isEmpty)
+        #expect(
+            dismissed.handle(.overlayDismissed(external: true), at: .zero)
+                == [.callback(.hideLoadingIndicator), .callback(.unload), .finished]
+        )
+        var tornDown = Machine(surface: .overlay)
+        tornDown.handle(.start(.ready(Self.url)), at: .zero)
+        #expect(
+            tornDown.handle(.hostTeardown, at: .zero) == [.dismissOverlay, .callback(.hideLoadingIndicator), .finished])
+        #expect(tornDown.handle(.overlayPresented, at: .zero).isEmpty)
+        #expect(tornDown.state == .cancelled)
+    }
+
     // MARK: Interactive
 
     @Test func interactiveAfterOneSecondAboveHalfOnce() {
