@@ -59,12 +59,6 @@ struct FalconExecutionModelTests {
 
     // MARK: One sequence
 
-    final class Box<Value>: @unchecked Sendable {
-        // Only touched from the test's own thread (manual clock and executor run synchronously).
-        var value: Value
-        init(_ value: Value) { self.value = value }
-    }
-
     struct Execution {
         var timeline: FalconTimeline
         var layoutId: String?
@@ -80,7 +74,7 @@ struct FalconExecutionModelTests {
         let logs = RecordingLogSink()
         let delegate = RecordingDiagnosticsDelegate()
         let beacons = RecordingBeaconTransport(outcome: Bool.random(using: &random) ? .status(204) : .networkFailure)
-        let overlayRenderer = Box<ScriptedRenderer?>(nil)
+        let overlayRenderer = LockedValue<ScriptedRenderer?>(nil)
         let presenterAvailable = random.next() % 5 != 0
         let presenter = InMemoryOverlayPresenter(
             dismissal: Bool.random(using: &random) ? .immediate : .manual,
@@ -88,7 +82,7 @@ struct FalconExecutionModelTests {
         ) {
             guard presenterAvailable else { return nil }
             let renderer = ScriptedRenderer(clock: clock, script: [])
-            overlayRenderer.value = renderer
+            overlayRenderer.withLock { $0 = renderer }
             return renderer
         }
         let client = FalconClient(
@@ -144,7 +138,7 @@ struct FalconExecutionModelTests {
         execute()
         let steps = 1 + Int(random.next() % 14)
         for _ in 0..<steps {
-            let renderer = isOverlay ? overlayRenderer.value : surface
+            let renderer = isOverlay ? overlayRenderer.withLock { $0 } : surface
             let choice = random.next() % 24
             switch choice {
             case 0: renderer?.play(.respond(status: [200, 204, 302, 399, 400, 404, 500][Int(random.next() % 7)]))
