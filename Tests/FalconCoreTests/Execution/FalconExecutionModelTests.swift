@@ -138,7 +138,7 @@ struct FalconExecutionModelTests {
         execute()
         let steps = 1 + Int(random.next() % 14)
         for _ in 0..<steps {
-            let renderer = isOverlay ? overlayRenderer.withLock { $0 } : surface
+            let renderer: ScriptedRenderer? = isOverlay ? overlayRenderer.withLock { $0 } : surface
             let choice = random.next() % 24
             switch choice {
             case 0: renderer?.play(.respond(status: [200, 204, 302, 399, 400, 404, 500][Int(random.next() % 7)]))
