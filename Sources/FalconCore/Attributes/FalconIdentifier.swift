@@ -1,0 +1,43 @@
+/// The normalization `N(x)` of spec §c and the 128-character diagnostics cap.
+enum FalconIdentifier: Sendable {
+    /// The diagnostics cap for `placement` and `layoutId`, in grapheme clusters (`Character`s).
+    static let diagnosticsCap = 128
+
+    /// A string trimmed of whitespace and newlines, or `nil` when the value is not a string or is empty
+    /// after trimming. Numbers and booleans are never stringified here (identifiers must be strings).
+    static func normalize(_ value: JSONValue?) -> String? {
+        guard case .string(let text)? = value else { return nil }
+        return normalize(text)
+    }
+
+    /// `text` trimmed of whitespace and newlines, or `nil` when nothing is left.
+    static func normalize(_ text: String) -> String? {
+        let trimmed = trim(text)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// `text` without leading and trailing whitespace or newlines (by `Character`).
+    static func trim(_ text: String) -> String {
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }) else { return "" }
+        guard let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(text[first...last])
+    }
+
+    /// The first 128 grapheme clusters of `text`.
+    static func capped(_ text: String?) -> String? {
+        guard let text else { return nil }
+        guard text.count > diagnosticsCap else { return text }
+        return String(text.prefix(diagnosticsCap))
+    }
+
+    /// Splits `text` at the first `://` into scheme and the rest, or `nil` when there is none.
+    static func splitScheme(_ text: String) -> (scheme: Substring, rest: Substring)? {
+        var index = text.startIndex
+        while let colon = text[index...].firstIndex(of: ":") {
+            let rest = text[text.index(after: colon)...]
+            if rest.hasPrefix("//") { return (text[..<colon], rest.dropFirst(2)) }
+            index = text.index(after: colon)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,31 @@
+/// A command for a renderer together with the reporter it answers through.
+public struct FalconRenderRequest: Sendable {
+    /// What to do.
+    public var command: FalconExecutionStateMachine.RendererCommand
+    /// Where to report navigation, HTTP status, bridge messages, visibility and termination.
+    public var reporter: FalconExecutionReporter
+
+    /// Creates a request.
+    public init(command: FalconExecutionStateMachine.RendererCommand, reporter: FalconExecutionReporter) {
+        self.command = command
+        self.reporter = reporter
+    }
+}
+
+/// The host's web view for one placement (in place of `WKWebView`).
+///
+/// The core sends commands (load, stop, set content height, tear down, open a URL externally); the renderer
+/// reports what happens through the request's ``FalconExecutionReporter``. Contract: a non-persistent data
+/// store per execution; the bridge handler held weakly; keep the navigation delegate until teardown
+/// completes; report the main-frame HTTP status from the navigation response.
+public protocol FalconRenderer: Sendable {
+    /// Performs one command. Must not block; may report back on any thread, later.
+    func perform(_ request: FalconRenderRequest)
+}
+
+/// A renderer embedded in the host's layout, identified by object identity.
+///
+/// A new execute on the same surface supersedes the execution still running on it. The SDK holds the surface
+/// weakly (the host owns its views): report ``FalconExecutionReporter/hostTeardown()`` when the surface is
+/// removed or deallocated. A surface found released when the SDK next sends it a command counts as torn down.
+public protocol FalconInlineSurface: FalconRenderer, AnyObject {}

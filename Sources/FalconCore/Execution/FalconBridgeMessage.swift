@@ -1,0 +1,73 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// A message from the placement's web content, decoded from the bridge envelope
+/// `{"type": "event", "name": …, "data": {…}}`.
+///
+/// The wire names of `loaded`, `height`, `noFill` and `error` are not public; this decoder is the single
+/// place that maps them (spec §i Q2): `loaded {height?}`, `height` or `resize {height}`, `noFill` (also
+/// `no_fill`), `close {closeType?}`, `error {code?}`, `click {clickUrl}`. Anything else is ``ignored``.
+public enum FalconBridgeMessage: Sendable, Hashable {
+    /// The content rendered; `height` is the content height in points when reported.
+    case loaded(height: Double?)
+    /// The content height changed.
+    case height(Double)
+    /// The placement has nothing to show.
+    case noFill
+    /// The web content closed the placement.
+    case close
+    /// The web content reported an error. Its text is never copied anywhere.
+    case error
+    /// The user tapped a link the content wants opened outside the web view.
+    case click(URL)
+    /// Malformed, unknown or not an event; ignored.
+    case ignored
+
+    /// Decodes a message as delivered on iOS (a dictionary or any JSON value).
+    public static func decode(_ message: JSONValue) -> FalconBridgeMessage {
+        guard message["type"]?.stringValue == "event", let name = message["name"]?.stringValue else {
+            return .ignored
+        }
+        let data = message["data"]
+        switch name {
+        case "loaded":
+            // An invalid height on `loaded` counts as "no height reported"; the load signal stands.
+            return .loaded(height: height(data?["height"]))
+        case "height", "resize":
+            guard let value = height(data?["height"]) else { return .ignored }
+            return .height(value)
+        case "noFill", "no_fill":
+            return .noFill
+        case "close":
+            return .close
+        case "error":
+            return .error
+        case "click":
+            guard let text = data?["clickUrl"]?.stringValue, let url = URL(string: text) else { return .ignored }
+            return .click(url)
+        default:
+            return .ignored
+        }
+    }
+
+    /// Decodes a message as delivered on Android (a JSON string). Invalid JSON is ``ignored``.
+    public static func decode(json: String) -> FalconBridgeMessage {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)) else { return .ignored }
+        return decode(value)
+    }
+
+    /// Decodes a loosely typed message (`[String: Any]`, `NSDictionary`, or a JSON `String`).
+    public static func decode(any message: Any) -> FalconBridgeMessage {
+        if let text = message as? String { return decode(json: text) }
+        return decode(JSONValue.convert(any: message).value)
+    }
+
+    /// A finite, non-negative height; anything else is `nil`.
+    private static func height(_ value: JSONValue?) -> Double? {
+        guard let number = value?.doubleValue, number.isFinite, number >= 0 else { return nil }
+        return number
+    }
+}

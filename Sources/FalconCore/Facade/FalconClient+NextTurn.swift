@@ -1,0 +1,40 @@
+extension FalconClient {
+    /// Starts an execution on the executor's next turn instead of now, for SwiftUI-style wrappers whose
+    /// callbacks must never fire during a view update.
+    ///
+    /// The attributes are read now; the configuration is read when the execution starts. Cancel the returned
+    /// handle when the view unmounts: before the turn, nothing at all happens.
+    @discardableResult
+    public func executeOnNextTurn(
+        attributes: JSONValue,
+        placement: FalconPlacement,
+        style: FalconStyle? = nil,
+        onLoad: @escaping @Sendable () -> Void = {},
+        onUnload: @escaping @Sendable () -> Void = {},
+        onError: @escaping @Sendable (any Error) -> Void = { _ in },
+        onShouldShowLoadingIndicator: @escaping @Sendable () -> Void = {},
+        onShouldHideLoadingIndicator: @escaping @Sendable () -> Void = {},
+        isSandbox: Bool = false
+    ) -> FalconPendingExecution {
+        let pending = FalconPendingExecution(client: self)
+        let callbacks = FalconCallbacks(
+            onLoad: onLoad,
+            onUnload: onUnload,
+            onError: onError,
+            onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
+            onShouldHideLoadingIndicator: onShouldHideLoadingIndicator
+        )
+        dependencies.executor.enqueue { [weak self] in
+            guard let self, pending.beginStart() else { return }
+            let id = self.start(
+                attributes: attributes,
+                placement: placement,
+                style: style,
+                callbacks: callbacks,
+                isSandbox: isSandbox
+            )
+            pending.didStart(id)
+        }
+        return pending
+    }
+}

@@ -1,0 +1,457 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One Falcon SDK instance: configuration, events handlers, the diagnostics delegate and the driver of every
+/// execution.
+///
+/// The static ``Falcon`` facade delegates to ``Falcon/shared``. Tests and server apps create their own
+/// clients with injected ``FalconClientDependencies``.
+///
+/// The client turns the actions of each execution's ``FalconExecutionStateMachine`` into renderer and
+/// presenter commands, timers, diagnostics and callbacks. Inputs are processed one at a time in arrival order
+/// (an input reported while actions are being performed is queued, never handled re-entrantly). Every host
+/// callback, event and delegate call is enqueued on the executor, so none runs inside `execute`.
+public final class FalconClient: Sendable {
+    /// The edges this client uses.
+    public let dependencies: FalconClientDependencies
+
+    private let state = LockedValue(ClientState())
+    private let timers = LockedValue([TimerKey: any FalconTimerHandle]())
+    private let beacons = LockedValue(BeaconTracker())
+
+    /// Creates a client; nothing starts until `execute` is called.
+    public init(dependencies: FalconClientDependencies = FalconClientDependencies()) {
+        self.dependencies = dependencies
+    }
+
+    // MARK: Configuration
+
+    /// Stores the API key and configuration for executions started from now on.
+    public func initSdk(apiKey: String, config: FalconConfig = FalconConfig()) {
+        state.withLock {
+            $0.apiKey = apiKey
+            $0.config = config
+        }
+    }
+
+    /// Whether ``initSdk(apiKey:config:)`` has been called.
+    public var isInitialized: Bool { state.withLock { $0.apiKey != nil } }
+
+    /// Receives every diagnostic on the executor; held strongly. `nil` by default.
+    public var diagnosticsDelegate: (any FalconDiagnosticsDelegate)? {
+        get { state.withLock { $0.delegate } }
+        set { state.withLock { $0.delegate = newValue } }
+    }
+
+    /// How many executions have not reached a terminal state (their closures are still held).
+    public var activeExecutionCount: Int { state.withLock { $0.executions.count } }
+
+    // MARK: Events
+
+    /// Registers the events handler for `layoutId` (trimmed), replacing any previous one.
+    ///
+    /// The handler is looked up when an event is delivered, so a removal takes effect for queued events.
+    /// A key that is empty after trimming is ignored.
+    public func events(layoutId: String, handler: @escaping @Sendable (FalconEvent) -> Void) {
+        guard let key = FalconIdentifier.normalize(layoutId) else {
+            log(.debug, nil, "events handler ignored: empty layoutId")
+            return
+        }
+        state.withLock { $0.eventHandlers[key] = handler }
+    }
+
+    /// Removes and releases the events handler for `layoutId` (trimmed).
+    public func removeEventsHandler(layoutId: String) {
+        guard let key = FalconIdentifier.normalize(layoutId) else { return }
+        state.withLock { $0.eventHandlers[key] = nil }
+    }
+
+    // MARK: Execute
+
+    /// Executes a placement with attributes given as `[String: Any]`, as in the iOS SDK.
+    ///
+    /// The dictionary is converted with `JSONValue.convert(_:)` (booleans stay booleans); values JSON
+    /// cannot carry are dropped and counted in a debug log line.
+    public func execute(
+        attributes: [String: Any],
+        placement: FalconPlacement,
+        style: FalconStyle? = nil,
+        onLoad: @escaping @Sendable () -> Void = {},
+        onUnload: @escaping @Sendable () -> Void = {},
+        onError: @escaping @Sendable (any Error) -> Void = { _ in },
+        onShouldShowLoadingIndicator: @escaping @Sendable () -> Void = {},
+        onShouldHideLoadingIndicator: @escaping @Sendable () -> Void = {},
+        isSandbox: Bool = false
+    ) {
+        let conversion = JSONValue.convert(attributes)
+        if !conversion.issues.isEmpty {
+            log(.debug, nil, "\(conversion.issues.count) attribute value(s) could not be converted and were dropped")
+        }
+        execute(
+            attributes: conversion.value,
+            placement: placement,
+            style: style,
+            onLoad: onLoad,
+            onUnload: onUnload,
+            onError: onError,
+            onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
+            onShouldHideLoadingIndicator: onShouldHideLoadingIndicator,
+            isSandbox: isSandbox
+        )
+    }
+
+    /// Executes a placement: resolves the attributes, builds the URL and renders it inline or as an overlay.
+    ///
+    /// Never throws and never calls back synchronously: `onShouldShowLoadingIndicator` is the first callback,
+    /// delivered on the executor, and every failure arrives through `onError` after a diagnostic.
+    public func execute(
+        attributes: JSONValue,
+        placement: FalconPlacement,
+        style: FalconStyle? = nil,
+        onLoad: @escaping @Sendable () -> Void = {},
+        onUnload: @escaping @Sendable () -> Void = {},
+        onError: @escaping @Sendable (any Error) -> Void = { _ in },
+        onShouldShowLoadingIndicator: @escaping @Sendable () -> Void = {},
+        onShouldHideLoadingIndicator: @escaping @Sendable () -> Void = {},
+        isSandbox: Bool = false
+    ) {
+        let callbacks = FalconCallbacks(
+            onLoad: onLoad,
+            onUnload: onUnload,
+            onError: onError,
+            onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
+            onShouldHideLoadingIndicator: onShouldHideLoadingIndicator
+        )
+        start(attributes: attributes, placement: placement, style: style, callbacks: callbacks, isSandbox: isSandbox)
+    }
+
+    /// Creates an execution, queues its `start` and drains; returns the execution's id.
+    @discardableResult
+    func start(
+        attributes: JSONValue,
+        placement: FalconPlacement,
+        style: FalconStyle?,
+        callbacks: FalconCallbacks,
+        isSandbox: Bool
+    ) -> UInt64 {
+        let sessionId = dependencies.idSource.makeSessionID()
+        let (apiKey, config) = state.withLock { ($0.apiKey, $0.config) }
+        let resolved = FalconAttributeResolver.resolve(attributes, mapping: config.placementMapping)
+        if resolved.droppedUserValueCount > 0 {
+            log(.debug, nil, "\(resolved.droppedUserValueCount) user_details value(s) were empty or not scalars")
+        }
+        var preflight: FalconExecutionStateMachine.Preflight
+        if let apiKey {
+            if let placementId = resolved.placementId {
+                let built = FalconWebviewURLBuilder.build(
+                    baseURL: config.baseURL,
+                    apiKey: apiKey,
+                    placementId: placementId,
+                    sessionId: sessionId,
+                    userAttributes: resolved.userAttributes,
+                    isSandbox: isSandbox,
+                    style: style
+                )
+                switch built {
+                case .success(let url): preflight = .ready(url)
+                case .failure: preflight = .invalidURL
+                }
+            } else {
+                preflight = .unresolvedAttributes
+            }
+        } else {
+            preflight = .notInitialized
+        }
+        let surfaceKind: FalconExecutionStateMachine.Surface
+        let surfaceID: ObjectIdentifier?
+        let inlineSurface: WeakSurface?
+        switch placement {
+        case .inline(let surface):
+            surfaceKind = .inline
+            surfaceID = ObjectIdentifier(surface)
+            inlineSurface = WeakSurface(surface)
+        case .overlay:
+            surfaceKind = .overlay
+            surfaceID = nil
+            inlineSurface = nil
+        }
+        let beaconTarget =
+            apiKey != nil && config.diagnosticBeaconsEnabled
+            ? Self.beaconTarget(config.diagnosticsURL ?? FalconConfig.defaultDiagnosticsURL) : nil
+        // A negative or absurd override cannot break the timer arithmetic: clamp to [0, one day].
+        let loadTimeout = min(max(dependencies.loadTimeout, .zero), .seconds(86_400))
+        let (id, shouldDrain) = state.withLock { state -> (UInt64, Bool) in
+            state.nextExecutionID += 1
+            let id = state.nextExecutionID
+            if surfaceKind == .overlay, case .ready = preflight {
+                if state.activeOverlay != nil {
+                    preflight = .overlayAlreadyActive
+                } else {
+                    state.activeOverlay = id
+                }
+            }
+            if let surfaceID {
+                if let previous = state.surfaces[surfaceID] { state.inbox.append((previous, .superseded)) }
+                state.surfaces[surfaceID] = id
+            }
+            state.executions[id] = Execution(
+                machine: FalconExecutionStateMachine(surface: surfaceKind, loadTimeout: loadTimeout),
+                callbacks: callbacks,
+                layoutId: resolved.layoutId,
+                diagnosticPlacement: resolved.diagnosticPlacement,
+                diagnosticLayoutId: resolved.diagnosticLayoutId,
+                surfaceID: surfaceID,
+                inlineSurface: inlineSurface,
+                reporter: FalconExecutionReporter(client: self, executionID: id),
+                beaconTarget: beaconTarget
+            )
+            state.inbox.append((id, .start(preflight)))
+            return (id, state.beginDrain())
+        }
+        if shouldDrain { drain() }
+        return id
+    }
+
+    // MARK: Beacons
+
+    /// Waits until every beacon dispatched so far has finished (sent, failed or dropped).
+    ///
+    /// Beacons are fire-and-forget; this exists for tests and for a graceful shutdown.
+    public func waitForPendingBeacons() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = beacons.withLock { tracker -> Bool in
+                if tracker.inFlight == 0 { return true }
+                tracker.waiters.append(continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    // MARK: Inputs
+
+    func submit(_ input: FalconExecutionStateMachine.Input, executionID: UInt64) {
+        let shouldDrain = state.withLock { state -> Bool in
+            state.inbox.append((executionID, input))
+            return state.beginDrain()
+        }
+        if shouldDrain { drain() }
+    }
+
+    func overlayPresented(executionID: UInt64, renderer: any FalconRenderer) {
+        state.withLock { state in
+            if state.executions[executionID]?.overlayRenderer == nil {
+                state.executions[executionID]?.overlayRenderer = renderer
+            }
+        }
+        submit(.overlayPresented, executionID: executionID)
+    }
+
+    /// Handles queued inputs one at a time; actions are performed outside the lock.
+    private func drain() {
+        while true {
+            let step = state.withLock { state -> Step? in
+                guard !state.inbox.isEmpty else {
+                    state.draining = false
+                    return nil
+                }
+                var (id, input) = state.inbox.removeFirst()
+                guard var execution = state.executions[id] else { return Step(id: id, input: input) }
+                if let box = execution.inlineSurface, box.surface == nil {
+                    // The host released its surface without reporting a teardown: treat it as one.
+                    input = .hostTeardown
+                }
+                let actions = execution.machine.handle(input, at: dependencies.clock.now())
+                if actions.contains(.finished) {
+                    state.executions[id] = nil
+                    if let surfaceID = execution.surfaceID, state.surfaces[surfaceID] == id {
+                        state.surfaces[surfaceID] = nil
+                    }
+                    if state.activeOverlay == id { state.activeOverlay = nil }
+                } else {
+                    state.executions[id] = execution
+                }
+                return Step(id: id, input: input, actions: actions, execution: execution)
+            }
+            guard let step else { return }
+            if case .bridge(.ignored) = step.input {
+                log(.debug, nil, "bridge message ignored (malformed, unknown name or not an event)")
+            }
+            guard let execution = step.execution else { continue }
+            for action in step.actions { perform(action, execution, step.id) }
+        }
+    }
+
+    private func perform(_ action: FalconExecutionStateMachine.Action, _ execution: Execution, _ id: UInt64) {
+        switch action {
+        case .callback(let callback):
+            dependencies.executor.enqueue(execution.callbacks.job(for: callback))
+        case .event(let event):
+            guard let layoutId = execution.layoutId else { return }
+            let delivered: FalconEvent
+            switch event {
+            case .interactive: delivered = .placementInteractive
+            case .completed: delivered = .placementCompleted
+            case .failure(let error): delivered = .placementFailure(error)
+            }
+            dependencies.executor.enqueue { [weak self] in
+                guard let handler = self?.state.withLock({ $0.eventHandlers[layoutId] }) else { return }
+                handler(delivered)
+            }
+        case .diagnose(let code, let message):
+            diagnose(code, message, execution)
+        case .renderer(let command):
+            execution.renderer?.perform(FalconRenderRequest(command: command, reporter: execution.reporter))
+        case .presentOverlay:
+            dependencies.overlayPresenter.perform(
+                FalconOverlayRequest(operation: .present, reporter: execution.reporter))
+        case .dismissOverlay:
+            dependencies.overlayPresenter.perform(
+                FalconOverlayRequest(operation: .dismiss, reporter: execution.reporter))
+        case .armTimer(let timer, let deadline, let generation):
+            let handle = dependencies.clock.schedule(
+                FalconTimerRequest(deadline: deadline) { [weak self] in
+                    self?.submit(.timerFired(timer, generation: generation), executionID: id)
+                }
+            )
+            let replaced = timers.withLock { $0.updateValue(handle, forKey: TimerKey(executionID: id, timer: timer)) }
+            replaced?.cancel()
+        case .cancelTimer(let timer):
+            timers.withLock { $0.removeValue(forKey: TimerKey(executionID: id, timer: timer)) }?.cancel()
+        case .finished:
+            let handles = timers.withLock { timers -> [any FalconTimerHandle] in
+                let keys = timers.keys.filter { $0.executionID == id }
+                return keys.compactMap { timers.removeValue(forKey: $0) }
+            }
+            for handle in handles { handle.cancel() }
+        }
+    }
+
+    // MARK: Diagnostics
+
+    private func diagnose(_ code: FalconDiagnosticCode, _ message: String, _ execution: Execution) {
+        log(.error, code, message)
+        let diagnostic = FalconDiagnostic(
+            code: code,
+            message: message,
+            placement: execution.diagnosticPlacement,
+            layoutId: execution.diagnosticLayoutId
+        )
+        dependencies.executor.enqueue { [weak self] in
+            self?.state.withLock({ $0.delegate })?.falconDidEncounter(diagnostic)
+        }
+        guard code != .initNotCalled, let target = execution.beaconTarget else { return }
+        let beacon = FalconBeacon(
+            sdkv: Falcon.version,
+            code: code,
+            placement: execution.diagnosticPlacement,
+            layoutId: execution.diagnosticLayoutId,
+            platform: dependencies.platform,
+            ts: FalconBeacon.milliseconds(since1970: dependencies.clock.wallTime())
+        )
+        guard let transport = dependencies.beaconTransport else {
+            log(.debug, code, "beacon not sent: no beacon transport installed")
+            return
+        }
+        let request = FalconBeaconRequest(
+            url: target,
+            headers: ["Content-Type": "application/json"],
+            body: beacon.jsonBody()
+        )
+        beacons.withLock { $0.inFlight += 1 }
+        Task.detached { [weak self] in
+            _ = try? await transport.send(request)
+            self?.beaconFinished()
+        }
+    }
+
+    private func beaconFinished() {
+        let waiters = beacons.withLock { tracker -> [CheckedContinuation<Void, Never>] in
+            tracker.inFlight -= 1
+            guard tracker.inFlight == 0 else { return [] }
+            defer { tracker.waiters = [] }
+            return tracker.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func log(_ level: FalconLogRecord.Level, _ code: FalconDiagnosticCode?, _ message: String) {
+        dependencies.logSink.log(FalconLogRecord(level: level, code: code, message: message))
+    }
+
+    /// `url` when its scheme is `http` or `https`, else `nil` (such beacons are dropped).
+    static func beaconTarget(_ url: URL) -> URL? {
+        let scheme = (url.scheme ?? "").lowercased()
+        return scheme == "http" || scheme == "https" ? url : nil
+    }
+}
+
+// MARK: - Driver state
+
+extension FalconClient {
+    struct Execution: Sendable {
+        var machine: FalconExecutionStateMachine
+        var callbacks: FalconCallbacks
+        var layoutId: String?
+        var diagnosticPlacement: String?
+        var diagnosticLayoutId: String?
+        var surfaceID: ObjectIdentifier?
+        /// The host's inline surface, held weakly: the host owns its views, and a surface it releases must be
+        /// able to deallocate (and report its teardown) while a placement is still showing.
+        var inlineSurface: WeakSurface?
+        /// The overlay's content renderer, from the presenter.
+        var overlayRenderer: (any FalconRenderer)?
+        var reporter: FalconExecutionReporter
+        var beaconTarget: URL?
+
+        var renderer: (any FalconRenderer)? { inlineSurface?.surface ?? overlayRenderer }
+    }
+
+    final class WeakSurface: Sendable {
+        weak let surface: (any FalconInlineSurface)?
+
+        init(_ surface: any FalconInlineSurface) {
+            self.surface = surface
+        }
+    }
+
+    struct ClientState: Sendable {
+        var apiKey: String?
+        var config = FalconConfig()
+        var delegate: (any FalconDiagnosticsDelegate)?
+        var eventHandlers: [String: @Sendable (FalconEvent) -> Void] = [:]
+        var executions: [UInt64: Execution] = [:]
+        var surfaces: [ObjectIdentifier: UInt64] = [:]
+        var activeOverlay: UInt64?
+        var nextExecutionID: UInt64 = 0
+        var inbox: [(UInt64, FalconExecutionStateMachine.Input)] = []
+        var draining = false
+
+        /// Marks the inbox as being drained; `true` when the caller must drain it.
+        mutating func beginDrain() -> Bool {
+            if draining { return false }
+            draining = true
+            return true
+        }
+    }
+
+    struct Step {
+        var id: UInt64
+        var input: FalconExecutionStateMachine.Input
+        var actions: [FalconExecutionStateMachine.Action] = []
+        var execution: Execution?
+    }
+
+    struct TimerKey: Hashable {
+        var executionID: UInt64
+        var timer: FalconExecutionStateMachine.Timer
+    }
+
+    struct BeaconTracker {
+        var inFlight = 0
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+}

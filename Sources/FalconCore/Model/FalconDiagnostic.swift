@@ -1,0 +1,56 @@
+/// The granular reason of a Falcon failure, one case per documented diagnostic code.
+///
+/// The raw value is the case name, as logged and sent in beacons (`diagnostic.code.rawValue`).
+public enum FalconDiagnosticCode: String, Sendable, Hashable, CaseIterable {
+    /// `execute` was called before `initSdk`. Never sent as a beacon.
+    case initNotCalled
+    /// The attributes did not resolve to a placement.
+    case attributeMappingFailed
+    /// The webview URL could not be built (bad base URL or blank API key).
+    case urlConstructionFailed
+    /// The webview reported a navigation error after the navigation was committed.
+    case webviewNavigationFailed
+    /// The webview reported a provisional navigation error.
+    case webviewProvisionalNavigationFailed
+    /// The main-frame response had an HTTP status of 400 or higher.
+    case webviewHTTPError
+    /// The placement produced no signal within the load timeout (15 seconds).
+    case webviewLoadTimedOut
+    /// The web content posted an `error` bridge event.
+    case bridgeReportedError
+    /// An overlay found no presenter, or another overlay was already on screen.
+    case noPresenter
+}
+
+/// One SDK failure as reported to the diagnostics delegate.
+///
+/// `message` is local, human-readable text built from the code and numbers only (an HTTP status, an error
+/// code); it never contains the URL, attributes, the API key or text posted by the web content.
+/// `placement` and `layoutId` are the trimmed `view` and `layout_id` values capped at 128 characters.
+public struct FalconDiagnostic: Sendable, Hashable {
+    /// The granular reason.
+    public var code: FalconDiagnosticCode
+    /// A short local description; safe to log.
+    public var message: String
+    /// `placement_details.view`, trimmed and capped at 128 characters, or `nil` when absent.
+    public var placement: String?
+    /// `placement_details.layout_id`, trimmed and capped at 128 characters, or `nil` when absent.
+    public var layoutId: String?
+
+    /// Creates a diagnostic.
+    public init(code: FalconDiagnosticCode, message: String, placement: String?, layoutId: String?) {
+        self.code = code
+        self.message = message
+        self.placement = placement
+        self.layoutId = layoutId
+    }
+}
+
+/// Receives every ``FalconDiagnostic`` on the host executor.
+///
+/// Set ``Falcon/diagnosticsDelegate`` once at launch. The SDK holds the delegate strongly. Setting it changes
+/// nothing else about the SDK's behaviour. Conforming types must be `Sendable` (a `final class` or a struct).
+public protocol FalconDiagnosticsDelegate: Sendable {
+    /// Called once for each failure, before that failure's `onError`.
+    func falconDidEncounter(_ diagnostic: FalconDiagnostic)
+}

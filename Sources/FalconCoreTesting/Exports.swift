@@ -1,0 +1,2 @@
+// The test kit works with FalconCore's types; re-exporting lets tests write `import FalconCoreTesting` alone.
+@_exported import FalconCore

@@ -1,1 +1,0 @@
-// The FalconCoreTesting module. Its contents arrive with the issue that builds it.

@@ -1,0 +1,93 @@
+import FalconCore
+import Foundation
+import Testing
+
+@Suite("Beacon encoding (spec §f)")
+struct FalconBeaconTests {
+    /// The oracle: `JSONEncoder` with `.sortedKeys`, absent strings encoded as `null`.
+    struct Oracle: Encodable {
+        var sdkv: String
+        var code: String
+        var placement: String?
+        var layoutId: String?
+        var platform: String
+        var ts: Int64
+
+        enum CodingKeys: String, CodingKey { case sdkv, code, placement, layoutId, platform, ts }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(sdkv, forKey: .sdkv)
+            try container.encode(code, forKey: .code)
+            try container.encode(placement, forKey: .placement)
+            try container.encode(layoutId, forKey: .layoutId)
+            try container.encode(platform, forKey: .platform)
+            try container.encode(ts, forKey: .ts)
+        }
+    }
+
+    static func oracle(_ beacon: FalconBeacon) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(
+            Oracle(
+                sdkv: beacon.sdkv, code: beacon.code.rawValue, placement: beacon.placement,
+                layoutId: beacon.layoutId, platform: beacon.platform, ts: beacon.ts)
+        )
+    }
+
+    @Test func specExampleIsExact() {
+        let beacon = FalconBeacon(
+            sdkv: "1.3.1", code: .webviewHTTPError, placement: "ORDER_STATUS",
+            layoutId: "APP_NATIVE_ESSENTIAL_0.1", platform: "iOS", ts: 1_783_512_000_000)
+        #expect(
+            String(decoding: beacon.jsonBody(), as: UTF8.self)
+                == #"{"code":"webviewHTTPError","layoutId":"APP_NATIVE_ESSENTIAL_0.1","placement":"ORDER_STATUS","platform":"iOS","sdkv":"1.3.1","ts":1783512000000}"#
+        )
+    }
+
+    @Test(arguments: [
+        ("ORDER_STATUS", "APP/NATIVE"),
+        ("quote\" back\\slash", "tab\tnew\nline\rcr"),
+        ("\u{08}\u{0C}\u{01}\u{1F}\u{7F}", "é 🦅 \u{2028} ✓"),
+        ("", "x"),
+    ])
+    func bodyMatchesJSONEncoderByteForByte(_ placement: String, _ layoutId: String) throws {
+        for code in FalconDiagnosticCode.allCases {
+            let beacon = FalconBeacon(
+                sdkv: "1.3.1", code: code, placement: placement, layoutId: layoutId,
+                platform: "linux", ts: -5)
+            #expect(beacon.jsonBody() == (try Self.oracle(beacon)))
+        }
+    }
+
+    @Test func absentIdentifiersAreJSONNull() throws {
+        let beacon = FalconBeacon(
+            sdkv: "1.3.1", code: .attributeMappingFailed, placement: nil, layoutId: nil,
+            platform: "linux", ts: 0)
+        #expect(beacon.jsonBody() == (try Self.oracle(beacon)))
+        let object = try JSONSerialization.jsonObject(with: beacon.jsonBody()) as? [String: Any]
+        #expect(Set(object?.keys ?? [:].keys) == ["sdkv", "code", "placement", "layoutId", "platform", "ts"])
+        #expect(object?["placement"] is NSNull)
+    }
+
+    @Test func capCountsGraphemeClusters() {
+        let family = "👨‍👩‍👧‍👦"  // one Character, 7 scalars, 25 UTF-8 bytes
+        let long = String(repeating: family, count: 200)
+        let beacon = FalconBeacon(
+            sdkv: "1.3.1", code: .noPresenter, placement: long,
+            layoutId: String(repeating: "é", count: 128), platform: "linux", ts: 0)
+        #expect(beacon.placement?.count == 128)
+        #expect(beacon.placement == String(repeating: family, count: 128))
+        #expect(beacon.layoutId?.count == 128)
+        let exact = String(repeating: "x", count: 129)
+        #expect(
+            FalconBeacon(sdkv: "", code: .noPresenter, placement: exact, layoutId: nil, platform: "", ts: 0)
+                .placement == String(repeating: "x", count: 128))
+    }
+
+    @Test func millisecondsAreFlooredEpochMilliseconds() {
+        #expect(
+            FalconBeacon.milliseconds(since1970: Date(timeIntervalSince1970: 1_783_512_000.1239)) == 1_783_512_000_123)
+    }
+}
