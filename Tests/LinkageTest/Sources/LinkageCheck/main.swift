@@ -1,6 +1,7 @@
 import BinobanCore
 import FalconCore
 
-// Touch one public symbol of each core so that neither is dead-stripped.
+// Touch public symbols of both cores so that neither is dead-stripped.
 let attributes: JSONValue = ["placement_details": ["view": "ORDER_STATUS"]]
-print("linkage check: FalconCore and BinobanCore linked; sample \(attributes.jsonString())")
+print("linkage check: FalconCore \(Falcon.version) linked; sample \(attributes.jsonString())")
+print("linkage check: BinobanCore push keys \(BinobanPushPayloadKeys.standard.source)")
