@@ -40,13 +40,24 @@ let package = Package(
 
         // MARK: FalconCore
         .target(name: "FalconCore", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),
-        .target(name: "FalconCoreURLSession", dependencies: ["FalconCore"], swiftSettings: strictSettings),
+        .target(
+            name: "FalconCoreURLSession",
+            dependencies: ["FalconCore", "URLSessionTransportSupport"],
+            swiftSettings: strictSettings
+        ),
         .target(name: "FalconCoreTesting", dependencies: ["FalconCore"], swiftSettings: strictSettings),
 
         // MARK: BinobanCore
         .target(name: "BinobanCore", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),
-        .target(name: "BinobanCoreURLSession", dependencies: ["BinobanCore"], swiftSettings: strictSettings),
+        .target(
+            name: "BinobanCoreURLSession",
+            dependencies: ["BinobanCore", "URLSessionTransportSupport"],
+            swiftSettings: strictSettings
+        ),
         .target(name: "BinobanCoreTesting", dependencies: ["BinobanCore"], swiftSettings: strictSettings),
+
+        // MARK: URLSession plumbing shared by both URLSession transports (not a product; links FoundationNetworking)
+        .target(name: "URLSessionTransportSupport", swiftSettings: strictSettings),
 
         // MARK: A loopback HTTP/1.1 server for tests and the demo (not a product)
         .target(name: "LoopbackHTTP", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),
