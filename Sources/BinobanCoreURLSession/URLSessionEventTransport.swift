@@ -1,4 +1,5 @@
 public import BinobanCore
+import URLSessionTransportSupport
 
 #if canImport(FoundationNetworking)
 import Foundation
@@ -28,10 +29,7 @@ public final class URLSessionEventTransport: BinobanEventTransport, Sendable {
     /// The default limit for a whole upload on the transport's own session: 60 seconds.
     public static let defaultResourceTimeout: Duration = .seconds(60)
 
-    private let session: URLSession
-    private let ownsSession: Bool
-    private let requestTimeout: TimeInterval
-    private let redirectRefusal = RedirectRefusal()
+    private let exchange: URLSessionExchange
 
     /// Creates a transport.
     ///
@@ -48,30 +46,13 @@ public final class URLSessionEventTransport: BinobanEventTransport, Sendable {
         requestTimeout: Duration = URLSessionEventTransport.defaultRequestTimeout,
         resourceTimeout: Duration = URLSessionEventTransport.defaultResourceTimeout
     ) {
-        let requestSeconds = Self.seconds(requestTimeout) ?? Self.seconds(Self.defaultRequestTimeout) ?? 30
-        self.requestTimeout = requestSeconds
-        if let session {
-            self.session = session
-            ownsSession = false
-        } else {
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.timeoutIntervalForRequest = requestSeconds
-            configuration.timeoutIntervalForResource =
-                Self.seconds(resourceTimeout) ?? Self.seconds(Self.defaultResourceTimeout) ?? 60
-            configuration.httpCookieAcceptPolicy = .never
-            configuration.httpShouldSetCookies = false
-            configuration.httpCookieStorage = nil
-            configuration.urlCache = nil
-            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            self.session = URLSession(configuration: configuration, delegate: redirectRefusal, delegateQueue: nil)
-            ownsSession = true
-        }
-    }
-
-    deinit {
-        if ownsSession {
-            session.finishTasksAndInvalidate()
-        }
+        exchange = URLSessionExchange(
+            session: session,
+            requestTimeout: WholeSecondsTimeout.seconds(requestTimeout)
+                ?? WholeSecondsTimeout.seconds(Self.defaultRequestTimeout) ?? 30,
+            resourceTimeout: WholeSecondsTimeout.seconds(resourceTimeout)
+                ?? WholeSecondsTimeout.seconds(Self.defaultResourceTimeout) ?? 60
+        )
     }
 
     /// Sends one batch and returns the server's answer, whatever its status.
@@ -79,43 +60,12 @@ public final class URLSessionEventTransport: BinobanEventTransport, Sendable {
     /// - Throws: ``URLSessionEventTransportError`` when no HTTP answer arrived, or `CancellationError` when
     ///   the calling task was cancelled.
     public func send(_ request: BinobanTransportRequest) async throws -> BinobanTransportResponse {
-        var urlRequest = URLRequest(
-            url: request.url,
-            cachePolicy: .reloadIgnoringLocalCacheData,
-            timeoutInterval: requestTimeout
-        )
-        urlRequest.httpMethod = request.method
-        for (name, value) in request.headers {
-            urlRequest.setValue(value, forHTTPHeaderField: name)
-        }
-        urlRequest.httpBody = request.body
-        urlRequest.httpShouldHandleCookies = false
-
-        let response: URLResponse
         do {
-            (_, response) = try await session.data(for: urlRequest, delegate: redirectRefusal)
-        } catch {
-            if Task.isCancelled { throw CancellationError() }
-            throw URLSessionEventTransportError(error)
+            let answer = try await exchange.send(
+                method: request.method, url: request.url, headers: request.headers, body: request.body)
+            return BinobanTransportResponse(statusCode: answer.statusCode, headers: answer.headers)
+        } catch let failure as URLSessionTransportFailure {
+            throw URLSessionEventTransportError(failure)
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw URLSessionEventTransportError(reason: .notHTTP, urlErrorCode: nil)
-        }
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            guard let name = key as? String else { continue }
-            headers[name] = (value as? String) ?? String(describing: value)
-        }
-        return BinobanTransportResponse(statusCode: http.statusCode, headers: headers)
-    }
-
-    /// `duration` in whole seconds, rounded up, or `nil` when it is not positive.
-    ///
-    /// URLSession on Linux arms its timer with the timeout truncated to whole seconds, so a sub-second value
-    /// would fire before the request is sent (Docs/Decisions/0302).
-    private static func seconds(_ duration: Duration) -> TimeInterval? {
-        let (seconds, attoseconds) = duration.components
-        let total = Double(seconds) + Double(attoseconds) / 1e18
-        return total > 0 ? total.rounded(.up) : nil
     }
 }

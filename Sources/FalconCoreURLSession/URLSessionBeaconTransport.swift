@@ -1,4 +1,5 @@
 public import FalconCore
+import URLSessionTransportSupport
 
 #if canImport(FoundationNetworking)
 import Foundation
@@ -25,10 +26,7 @@ public final class URLSessionBeaconTransport: FalconBeaconTransport, Sendable {
     /// timeout is short.
     public static let defaultTimeout: Duration = .seconds(10)
 
-    private let session: URLSession
-    private let ownsSession: Bool
-    private let timeout: TimeInterval
-    private let redirectRefusal = RedirectRefusal()
+    private let exchange: URLSessionExchange
 
     /// Creates a transport.
     ///
@@ -40,29 +38,9 @@ public final class URLSessionBeaconTransport: FalconBeaconTransport, Sendable {
     ///     session also the limit for the whole request. Rounded up to whole seconds; zero or less means
     ///     ``defaultTimeout``.
     public init(session: URLSession? = nil, timeout: Duration = URLSessionBeaconTransport.defaultTimeout) {
-        let seconds = Self.seconds(timeout) ?? Self.seconds(Self.defaultTimeout) ?? 10
-        self.timeout = seconds
-        if let session {
-            self.session = session
-            ownsSession = false
-        } else {
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.timeoutIntervalForRequest = seconds
-            configuration.timeoutIntervalForResource = seconds
-            configuration.httpCookieAcceptPolicy = .never
-            configuration.httpShouldSetCookies = false
-            configuration.httpCookieStorage = nil
-            configuration.urlCache = nil
-            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            self.session = URLSession(configuration: configuration, delegate: redirectRefusal, delegateQueue: nil)
-            ownsSession = true
-        }
-    }
-
-    deinit {
-        if ownsSession {
-            session.finishTasksAndInvalidate()
-        }
+        let seconds =
+            WholeSecondsTimeout.seconds(timeout) ?? WholeSecondsTimeout.seconds(Self.defaultTimeout) ?? 10
+        exchange = URLSessionExchange(session: session, requestTimeout: seconds, resourceTimeout: seconds)
     }
 
     /// Sends one beacon and returns the status of the server's answer.
@@ -70,35 +48,12 @@ public final class URLSessionBeaconTransport: FalconBeaconTransport, Sendable {
     /// - Throws: ``URLSessionBeaconTransportError`` when no HTTP answer arrived, or `CancellationError` when
     ///   the calling task was cancelled.
     public func send(_ request: FalconBeaconRequest) async throws -> FalconBeaconResponse {
-        var urlRequest = URLRequest(
-            url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        urlRequest.httpMethod = request.method
-        for (name, value) in request.headers {
-            urlRequest.setValue(value, forHTTPHeaderField: name)
-        }
-        urlRequest.httpBody = request.body
-        urlRequest.httpShouldHandleCookies = false
-
-        let response: URLResponse
         do {
-            (_, response) = try await session.data(for: urlRequest, delegate: redirectRefusal)
-        } catch {
-            if Task.isCancelled { throw CancellationError() }
-            throw URLSessionBeaconTransportError(error)
+            let answer = try await exchange.send(
+                method: request.method, url: request.url, headers: request.headers, body: request.body)
+            return FalconBeaconResponse(statusCode: answer.statusCode)
+        } catch let failure as URLSessionTransportFailure {
+            throw URLSessionBeaconTransportError(failure)
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw URLSessionBeaconTransportError(reason: .notHTTP, urlErrorCode: nil)
-        }
-        return FalconBeaconResponse(statusCode: http.statusCode)
-    }
-
-    /// `duration` in whole seconds, rounded up, or `nil` when it is not positive.
-    ///
-    /// URLSession on Linux arms its timer with the timeout truncated to whole seconds, so a sub-second value
-    /// would fire before the request is sent (Docs/Decisions/0302).
-    private static func seconds(_ duration: Duration) -> TimeInterval? {
-        let (seconds, attoseconds) = duration.components
-        let total = Double(seconds) + Double(attoseconds) / 1e18
-        return total > 0 ? total.rounded(.up) : nil
     }
 }

@@ -1,8 +1,4 @@
-import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import URLSessionTransportSupport
 
 /// Why a beacon sent through ``URLSessionBeaconTransport`` got no HTTP answer.
 ///
@@ -36,28 +32,10 @@ public struct URLSessionBeaconTransportError: Error, Sendable, Hashable, CustomS
         self.urlErrorCode = urlErrorCode
     }
 
-    /// Classifies an error thrown by `URLSession`, dropping everything but its code.
-    init(_ error: any Error) {
-        guard let urlError = error as? URLError else {
-            self.init(reason: .other, urlErrorCode: nil)
-            return
-        }
-        let reason: Reason
-        switch urlError.code {
-        case .timedOut:
-            reason = .timedOut
-        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
-            reason = .cannotConnect
-        case .networkConnectionLost, .badServerResponse, .zeroByteResource:
-            reason = .connectionLost
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-            .clientCertificateRequired:
-            reason = .secureConnectionFailed
-        default:
-            reason = .other
-        }
-        self.init(reason: reason, urlErrorCode: urlError.code.rawValue)
+    /// Carries over the reason and code of a failure of the shared URLSession plumbing; the reasons are
+    /// spelled alike, and one this type does not know becomes ``Reason/other``.
+    init(_ failure: URLSessionTransportFailure) {
+        self.init(reason: Reason(rawValue: failure.reason.rawValue) ?? .other, urlErrorCode: failure.urlErrorCode)
     }
 
     /// A one-line explanation without the URL.
