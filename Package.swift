@@ -81,21 +81,23 @@ let package = Package(
         ),
 
         // MARK: Tests
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "SDKCoreCommonTests", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),
         .testTarget(
             name: "FalconCoreTests",
-            dependencies: ["FalconCore", "FalconCoreTesting"],
+            dependencies: ["FalconCore", "FalconCoreTesting", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "BinobanCoreTests",
-            dependencies: ["BinobanCore", "BinobanCoreTesting"],
+            dependencies: ["BinobanCore", "BinobanCoreTesting", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "TransportTests",
             dependencies: [
                 "FalconCore", "FalconCoreURLSession", "BinobanCore", "BinobanCoreURLSession", "LoopbackHTTP",
+                "TestSupport",
             ],
             swiftSettings: strictSettings
         ),
