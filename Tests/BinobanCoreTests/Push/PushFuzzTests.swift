@@ -1,18 +1,6 @@
 import BinobanCore
+import TestSupport
 import Testing
-
-/// SplitMix64: a small, seeded, reproducible generator (the test's own, so failures replay exactly).
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
 
 /// Builds random `userInfo` dictionaries: random nesting, value types and keys, including near-miss sources.
 private struct UserInfoGenerator {

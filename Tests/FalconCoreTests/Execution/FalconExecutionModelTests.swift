@@ -1,5 +1,6 @@
 import FalconCoreTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// A seeded, reproducible randomized model test: random executions fed random renderer, presenter, host and

@@ -3,6 +3,7 @@ import BinobanCoreURLSession
 import Dispatch
 import Foundation
 import LoopbackHTTP
+import TestSupport
 import Testing
 
 @Suite("URLSessionEventTransport")
@@ -235,22 +236,5 @@ struct URLSessionEventTransportTests {
         }
 
         #expect(Set(server.requests.map(\.body)) == Set(requests.map(\.body)))
-    }
-}
-
-/// A tiny seeded generator so the large body is reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }
