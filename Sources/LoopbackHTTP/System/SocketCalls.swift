@@ -10,7 +10,7 @@ import Darwin
 ///
 /// Every descriptor is created close-on-exec (so child processes such as a CLI under test never inherit a
 /// listener) and non-blocking (so every wait goes through `poll` together with the stop signal).
-enum SocketCalls {
+package enum SocketCalls {
     /// What a wait on a descriptor ended with.
     enum Readiness {
         case ready
@@ -21,29 +21,14 @@ enum SocketCalls {
 
     /// Creates a listening TCP socket on 127.0.0.1 and returns it with the port it is bound to.
     static func makeLoopbackListener(port: UInt16, backlog: Int32) throws(LoopbackHTTPError) -> (Int32, UInt16) {
-        #if canImport(Darwin)
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #else
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
+        let fd = makeStreamSocket()
         guard fd >= 0 else { throw .systemCallFailed("socket", errno: errno) }
         do throws(LoopbackHTTPError) {
             try configureDescriptor(fd)
             var reuse: Int32 = 1
             _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
 
-            var address = sockaddr_in()
-            #if canImport(Darwin)
-            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-            #endif
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            let bound = withLoopbackAddress(port: port) { bind(fd, $0, $1) }
             guard bound == 0 else { throw LoopbackHTTPError.systemCallFailed("bind", errno: errno) }
             guard listen(fd, backlog) == 0 else { throw LoopbackHTTPError.systemCallFailed("listen", errno: errno) }
 
@@ -57,6 +42,35 @@ enum SocketCalls {
         } catch {
             _ = close(fd)
             throw error
+        }
+    }
+
+    /// Creates a TCP/IPv4 stream socket with the platform's default (blocking) flags; -1 with `errno` set on
+    /// failure.
+    package static func makeStreamSocket() -> Int32 {
+        #if canImport(Darwin)
+        socket(AF_INET, SOCK_STREAM, 0)
+        #else
+        socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #endif
+    }
+
+    /// Calls `body` with the address 127.0.0.1:`port` and its length, ready for `bind` or `connect`.
+    package static func withLoopbackAddress<Result>(
+        port: UInt16,
+        _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
+    ) -> Result {
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
     }
 
@@ -85,6 +99,12 @@ enum SocketCalls {
         guard statusFlags >= 0, fcntl(fd, F_SETFL, statusFlags | O_NONBLOCK) == 0 else {
             throw .systemCallFailed("fcntl(F_SETFL)", errno: errno)
         }
+        suppressSIGPIPE(fd)
+    }
+
+    /// On Darwin, makes writes to a closed peer fail with `EPIPE` instead of raising `SIGPIPE`; elsewhere
+    /// ``sendSome(_:to:)`` passes `MSG_NOSIGNAL` instead, so there is nothing to do.
+    package static func suppressSIGPIPE(_ fd: Int32) {
         #if canImport(Darwin)
         var one: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -125,11 +145,7 @@ enum SocketCalls {
         guard var pointer = bytes.baseAddress else { return true }
         var remaining = bytes.count
         while remaining > 0 {
-            #if canImport(Darwin)
-            let written = send(fd, pointer, remaining, 0)
-            #else
-            let written = send(fd, pointer, remaining, Int32(MSG_NOSIGNAL))
-            #endif
+            let written = sendSome(UnsafeRawBufferPointer(start: pointer, count: remaining), to: fd)
             if written > 0 {
                 pointer += written
                 remaining -= written
@@ -143,13 +159,23 @@ enum SocketCalls {
         return true
     }
 
+    /// Writes what the socket takes now from `bytes` without raising `SIGPIPE`: the byte count, or -1 with
+    /// `errno` set.
+    package static func sendSome(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int {
+        #if canImport(Darwin)
+        send(fd, bytes.baseAddress, bytes.count, 0)
+        #else
+        send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+        #endif
+    }
+
     /// Reads what is available into `buffer`: the byte count, 0 at end of stream, or -1 with `errno` set.
-    static func readSome(from fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package static func readSome(from fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         read(fd, buffer.baseAddress, buffer.count)
     }
 
     /// Closes a descriptor, ignoring errors (there is nothing useful to do about them here).
-    static func closeDescriptor(_ fd: Int32) {
+    package static func closeDescriptor(_ fd: Int32) {
         _ = close(fd)
     }
 

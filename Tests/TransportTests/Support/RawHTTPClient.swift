@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 
 #if canImport(Glibc)
 import Glibc
@@ -34,55 +35,35 @@ final class RawHTTPClient {
 
     /// Connects to 127.0.0.1:`port`.
     init(port: UInt16, receiveTimeoutSeconds: Int = 10) throws {
-        guard let fd = Self.connect(port: port) else {
+        guard let fd = Self.openConnection(port: port) else {
             throw Failure(description: "connect to port \(port) failed: errno \(errno)")
         }
         self.fd = fd
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        #if canImport(Darwin)
-        var one: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
+        SocketCalls.suppressSIGPIPE(fd)
     }
 
     deinit {
-        close(fd)
+        SocketCalls.closeDescriptor(fd)
     }
 
     /// Whether a connection to 127.0.0.1:`port` is refused right now.
     static func isRefused(port: UInt16) -> Bool {
-        guard let fd = connect(port: port) else { return errno == ECONNREFUSED }
-        close(fd)
+        guard let fd = openConnection(port: port) else { return errno == ECONNREFUSED }
+        SocketCalls.closeDescriptor(fd)
         return false
     }
 
-    private static func connect(port: UInt16) -> Int32? {
-        #if canImport(Darwin)
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #else
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
+    /// A blocking socket connected to 127.0.0.1:`port`, or `nil` with `errno` set. The server's own sockets
+    /// are non-blocking; this client blocks on purpose and relies on the receive timeout instead.
+    private static func openConnection(port: UInt16) -> Int32? {
+        let fd = SocketCalls.makeStreamSocket()
         guard fd >= 0 else { return nil }
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                #if canImport(Darwin)
-                Darwin.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                #else
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                #endif
-            }
-        }
+        let result = SocketCalls.withLoopbackAddress(port: port) { connect(fd, $0, $1) }
         guard result == 0 else {
             let failure = errno
-            close(fd)
+            SocketCalls.closeDescriptor(fd)
             errno = failure
             return nil
         }
@@ -98,13 +79,7 @@ final class RawHTTPClient {
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { raw in
-                #if canImport(Darwin)
-                Darwin.send(fd, raw.baseAddress, raw.count, 0)
-                #else
-                Glibc.send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
-                #endif
-            }
+            let written = bytes[offset...].withUnsafeBytes { SocketCalls.sendSome($0, to: fd) }
             guard written > 0 else { throw Failure(description: "send failed: errno \(errno)") }
             offset += written
         }
@@ -161,7 +136,7 @@ final class RawHTTPClient {
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { SocketCalls.readSome(from: fd, into: $0) }
             if count > 0 {
                 buffer.append(contentsOf: chunk[..<count])
                 return true
