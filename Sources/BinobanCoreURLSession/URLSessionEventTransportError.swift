@@ -6,7 +6,7 @@ import URLSessionTransportSupport
 /// to log or to hand to an error handler.
 public struct URLSessionEventTransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
-    public enum Reason: String, Sendable, Hashable {
+    public enum Reason: String, Sendable, Hashable, URLSessionFailureReason {
         /// Nothing answered in time.
         case timedOut
         /// The host could not be reached (refused, unknown host, no network).
@@ -32,10 +32,9 @@ public struct URLSessionEventTransportError: Error, Sendable, Hashable, CustomSt
         self.urlErrorCode = urlErrorCode
     }
 
-    /// Carries over the reason and code of a failure of the shared URLSession plumbing; the reasons are
-    /// spelled alike, and one this type does not know becomes ``Reason/other``.
+    /// Names a failure of the shared URLSession plumbing, keeping only its `URLError` code.
     init(_ failure: URLSessionTransportFailure) {
-        self.init(reason: Reason(rawValue: failure.reason.rawValue) ?? .other, urlErrorCode: failure.urlErrorCode)
+        self.init(reason: failure.reason(), urlErrorCode: failure.urlErrorCode)
     }
 
     /// A one-line explanation without the URL.

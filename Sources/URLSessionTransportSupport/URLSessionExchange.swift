@@ -82,7 +82,7 @@ package final class URLSessionExchange: Sendable {
             throw URLSessionTransportFailure(classifying: error)
         }
         guard let http = response as? HTTPURLResponse else {
-            throw URLSessionTransportFailure(reason: .notHTTP, urlErrorCode: nil)
+            throw URLSessionTransportFailure(.notHTTP)
         }
         var responseHeaders: [String: String] = [:]
         for (key, value) in http.allHeaderFields {

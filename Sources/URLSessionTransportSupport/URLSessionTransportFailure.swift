@@ -4,59 +4,62 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Why a request sent through ``URLSessionExchange`` got no HTTP answer: a coarse reason and the
-/// `URLError` code only, never the URL, headers or body.
+/// Why a request sent through ``URLSessionExchange`` got no HTTP answer, kept as the `URLError` code only:
+/// never the URL, headers or body.
 ///
-/// The public transports convert it into their own public error types.
+/// The public transports convert it into their own error types with ``reason(as:)`` and ``urlErrorCode``.
 package struct URLSessionTransportFailure: Error, Sendable, Hashable {
-    /// The kind of failure; the public error types spell their reasons the same way.
-    package enum Reason: String, Sendable, Hashable, CaseIterable {
-        /// Nothing answered in time.
-        case timedOut
-        /// The host could not be reached (refused, unknown host, no network).
-        case cannotConnect
-        /// The connection closed before a complete answer arrived.
-        case connectionLost
-        /// TLS could not be established or the certificate was refused.
-        case secureConnectionFailed
-        /// An answer arrived that is not HTTP.
+    /// What the URL loading system reported.
+    package enum Cause: Sendable, Hashable {
+        /// A `URLError` with this code.
+        case urlError(URLError.Code)
+        /// An answer arrived that is not an `HTTPURLResponse`.
         case notHTTP
-        /// Any other failure of the URL loading system.
-        case other
+        /// Some error that is not a `URLError`.
+        case otherError
     }
 
-    /// The kind of failure.
-    package var reason: Reason
-    /// The `URLError.Code` raw value when the URL loading system reported one.
-    package var urlErrorCode: Int?
+    /// What the URL loading system reported.
+    package var cause: Cause
 
-    /// Creates a failure from its parts.
-    package init(reason: Reason, urlErrorCode: Int?) {
-        self.reason = reason
-        self.urlErrorCode = urlErrorCode
+    /// Creates a failure for `cause`.
+    package init(_ cause: Cause) {
+        self.cause = cause
     }
 
-    /// Classifies an error thrown by `URLSession`, dropping everything but its code.
+    /// Keeps only the code of an error thrown by `URLSession`.
     package init(classifying error: any Error) {
-        guard let urlError = error as? URLError else {
-            self.init(reason: .other, urlErrorCode: nil)
-            return
+        self.init((error as? URLError).map { .urlError($0.code) } ?? .otherError)
+    }
+
+    /// The `URLError.Code` raw value when the URL loading system reported one.
+    package var urlErrorCode: Int? {
+        guard case .urlError(let code) = cause else { return nil }
+        return code.rawValue
+    }
+
+    /// The coarse reason a public error reports for this failure.
+    package func reason<Reason: URLSessionFailureReason>(as _: Reason.Type = Reason.self) -> Reason {
+        switch cause {
+        case .notHTTP:
+            return .notHTTP
+        case .otherError:
+            return .other
+        case .urlError(let code):
+            switch code {
+            case .timedOut:
+                return .timedOut
+            case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
+                return .cannotConnect
+            case .networkConnectionLost, .badServerResponse, .zeroByteResource:
+                return .connectionLost
+            case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+                .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+                .clientCertificateRequired:
+                return .secureConnectionFailed
+            default:
+                return .other
+            }
         }
-        let reason: Reason
-        switch urlError.code {
-        case .timedOut:
-            reason = .timedOut
-        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
-            reason = .cannotConnect
-        case .networkConnectionLost, .badServerResponse, .zeroByteResource:
-            reason = .connectionLost
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-            .clientCertificateRequired:
-            reason = .secureConnectionFailed
-        default:
-            reason = .other
-        }
-        self.init(reason: reason, urlErrorCode: urlError.code.rawValue)
     }
 }
