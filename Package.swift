@@ -97,7 +97,7 @@ let package = Package(
             name: "TransportTests",
             dependencies: [
                 "FalconCore", "FalconCoreURLSession", "BinobanCore", "BinobanCoreURLSession", "LoopbackHTTP",
-                "TestSupport",
+                "TestSupport", "URLSessionTransportSupport",
             ],
             swiftSettings: strictSettings
         ),
