@@ -1,0 +1,20 @@
+import Testing
+import URLSessionTransportSupport
+
+/// Timeouts are rounded up to whole seconds for URLSession (Docs/Decisions/0302).
+@Suite("WholeSecondsTimeout")
+struct WholeSecondsTimeoutTests {
+    @Test("positive durations round up to whole seconds")
+    func roundsUp() {
+        #expect(WholeSecondsTimeout.seconds(.milliseconds(300)) == 1)
+        #expect(WholeSecondsTimeout.seconds(.seconds(10)) == 10)
+        #expect(WholeSecondsTimeout.seconds(.milliseconds(10_001)) == 11)
+        #expect(WholeSecondsTimeout.seconds(.nanoseconds(1)) == 1)
+    }
+
+    @Test("zero and negative durations have no timeout value")
+    func notPositive() {
+        #expect(WholeSecondsTimeout.seconds(.zero) == nil)
+        #expect(WholeSecondsTimeout.seconds(.seconds(-5)) == nil)
+    }
+}
