@@ -48,10 +48,8 @@ public final class URLSessionEventTransport: BinobanEventTransport, Sendable {
     ) {
         exchange = URLSessionExchange(
             session: session,
-            requestTimeout: WholeSecondsTimeout.seconds(requestTimeout)
-                ?? WholeSecondsTimeout.seconds(Self.defaultRequestTimeout) ?? 30,
-            resourceTimeout: WholeSecondsTimeout.seconds(resourceTimeout)
-                ?? WholeSecondsTimeout.seconds(Self.defaultResourceTimeout) ?? 60
+            requestTimeout: WholeSecondsTimeout.seconds(requestTimeout, otherwise: Self.defaultRequestTimeout),
+            resourceTimeout: WholeSecondsTimeout.seconds(resourceTimeout, otherwise: Self.defaultResourceTimeout)
         )
     }
 

@@ -38,8 +38,7 @@ public final class URLSessionBeaconTransport: FalconBeaconTransport, Sendable {
     ///     session also the limit for the whole request. Rounded up to whole seconds; zero or less means
     ///     ``defaultTimeout``.
     public init(session: URLSession? = nil, timeout: Duration = URLSessionBeaconTransport.defaultTimeout) {
-        let seconds =
-            WholeSecondsTimeout.seconds(timeout) ?? WholeSecondsTimeout.seconds(Self.defaultTimeout) ?? 10
+        let seconds = WholeSecondsTimeout.seconds(timeout, otherwise: Self.defaultTimeout)
         exchange = URLSessionExchange(session: session, requestTimeout: seconds, resourceTimeout: seconds)
     }
 

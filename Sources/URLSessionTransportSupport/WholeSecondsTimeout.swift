@@ -13,4 +13,11 @@ package enum WholeSecondsTimeout {
         let total = Double(seconds) + Double(attoseconds) / 1e18
         return total > 0 ? total.rounded(.up) : nil
     }
+
+    /// `duration` in whole seconds, rounded up, or `fallback` rounded up when `duration` is not positive.
+    ///
+    /// `fallback` is a transport's positive default; should it not be positive either, the result is 1.
+    package static func seconds(_ duration: Duration, otherwise fallback: Duration) -> TimeInterval {
+        seconds(duration) ?? seconds(fallback) ?? 1
+    }
 }

@@ -17,4 +17,11 @@ struct WholeSecondsTimeoutTests {
         #expect(WholeSecondsTimeout.seconds(.zero) == nil)
         #expect(WholeSecondsTimeout.seconds(.seconds(-5)) == nil)
     }
+
+    @Test("a duration that is not positive falls back to the default, also rounded up")
+    func fallback() {
+        #expect(WholeSecondsTimeout.seconds(.zero, otherwise: .milliseconds(2_500)) == 3)
+        #expect(WholeSecondsTimeout.seconds(.milliseconds(-1), otherwise: .seconds(30)) == 30)
+        #expect(WholeSecondsTimeout.seconds(.milliseconds(300), otherwise: .seconds(30)) == 1)
+    }
 }
