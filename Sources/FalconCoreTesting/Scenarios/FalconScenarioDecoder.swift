@@ -20,9 +20,10 @@ public enum FalconScenarioDecoder: Sendable {
         do {
             return try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            let text = Self.describe(error)
-            let (line, column) = Self.position(in: text)
-            try Self.fail(line: line, column: column, text)
+            if let syntax = JSONSyntaxLocator.firstError(in: Array(data)) {
+                try Self.fail(line: syntax.line, column: syntax.column, syntax.reason)
+            }
+            try Self.fail(line: nil, column: nil, Self.describe(error))
         }
     }
 
@@ -355,19 +356,4 @@ public enum FalconScenarioDecoder: Sendable {
         }
     }
 
-    /// Finds `line N` and `column M` in a parser message.
-    static func position(in text: String) -> (Int?, Int?) {
-        func number(after word: String) -> Int? {
-            let characters = Array(text)
-            let needle = Array(word + " ")
-            guard characters.count >= needle.count else { return nil }
-            for start in 0...(characters.count - needle.count)
-            where Array(characters[start..<start + needle.count]) == needle {
-                let digits = characters[(start + needle.count)...].prefix { $0.isNumber }
-                if let value = Int(String(digits)) { return value }
-            }
-            return nil
-        }
-        return (number(after: "line"), number(after: "column"))
-    }
 }
