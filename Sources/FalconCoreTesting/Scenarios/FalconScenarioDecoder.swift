@@ -341,7 +341,7 @@ public enum FalconScenarioDecoder: Sendable {
 
     private static func fail(line: Int?, column: Int?, _ reason: String) throws(FalconScenarioDecodingError) -> Never {
         throw FalconScenarioDecodingError(
-            path: "", message: "the file is not valid JSON: \(reason)", line: line, column: column)
+            path: "", message: "not valid JSON: \(reason)", line: line, column: column)
     }
 
     /// The most specific text of a JSON parser error.

@@ -91,7 +91,7 @@ struct FalconScenarioDecoderTests {
         let error = try #require(Self.error(Data(text.utf8)))
         #expect(error.line == line, "\(error)")
         #expect(error.column == column, "\(error)")
-        #expect(error.message == "the file is not valid JSON: \(reason)")
+        #expect(error.message == "not valid JSON: \(reason)")
     }
 
     @Test func truncatedFileIsAnErrorNotACrash() throws {
