@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Replays a ``FalconScenario`` against a real ``FalconClient`` wired to the test kit's manual clock and
+/// Replays a ``FalconScenario`` against a real `FalconClient` wired to the test kit's manual clock and
 /// executor, recording surfaces, a recording presenter and a recording beacon transport, then compares what
 /// was observed with the scenario's expectations.
 ///
