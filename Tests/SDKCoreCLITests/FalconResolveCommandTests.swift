@@ -106,6 +106,9 @@ struct FalconResolveCommandTests {
         let unknown = try SDKCoreProcess.run(["falcon", "resolve", "--attributes-json", "{}", "--colour"])
         #expect(unknown.status == 64)
         #expect(unknown.standardError.contains("unknown argument '--colour'"))
+        let flagWithValue = try SDKCoreProcess.run(["falcon", "resolve", "--attributes-json={}", "--json=yes"])
+        #expect(flagWithValue.status == 64)
+        #expect(flagWithValue.standardError.contains("--json takes no value"))
     }
 
     @Test func helpDocumentsTheExitStatuses() throws {

@@ -136,8 +136,11 @@ struct FalconResolveCommand: Command {
             case "--mapping-json": try set(&options.mapping, .inline(next()), "--mapping")
             case "--base-url": options.baseURL = try next()
             case "--api-key": options.apiKey = try next()
-            case "--sandbox": options.isSandbox = true
-            case "--json": options.json = true
+            case "--sandbox", "--json":
+                guard inlineValue == nil else {
+                    throw Failure(status: Status.usage, message: "\(argument) takes no value")
+                }
+                if argument == "--sandbox" { options.isSandbox = true } else { options.json = true }
             default:
                 throw Failure(status: Status.usage, message: "unknown argument '\(arguments[index])'")
             }

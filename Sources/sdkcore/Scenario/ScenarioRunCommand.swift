@@ -18,7 +18,7 @@ struct ScenarioRunCommand: Command {
         Loads each scenario file, dispatches on its "core" field (\(ScenarioCores.all.map(\.name).joined(separator: ", "))),
         replays it on a virtual clock and compares the outputs with its "expect" list. Prints PASS or FAIL per
         file (with the first mismatch, or why the file is invalid or unreadable), then "N passed, M failed".
-        The format is described in Docs/Scenarios.md.
+        The format is described in Docs/Scenarios.md. A FILE of '-' reads one scenario from standard input.
 
         OPTIONS:
           --verbose   For a failing file, print every output side by side with its expectation.
