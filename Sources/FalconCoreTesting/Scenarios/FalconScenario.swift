@@ -163,6 +163,8 @@ public struct FalconScenario: Sendable, Hashable {
         case completeDismissal
         /// The modal is dismissed without the SDK asking.
         case dismissExternally
+        /// From now on the presenter finds somewhere to present (`true`) or not.
+        case presenterAvailability(Bool)
         /// Registers a recording events handler for `layoutId`.
         case events(layoutId: String)
         /// `removeEventsHandler(layoutId:)`.

@@ -123,7 +123,8 @@ public enum FalconScenarioDecoder: Sendable {
 
     static let inputTypes = [
         "initSdk", "execute", "navigationResponse", "navigationFinished", "navigationFailed", "bridge", "visibility",
-        "touch", "terminate", "hostTeardown", "completeDismissal", "dismissExternally", "events",
+        "touch", "terminate", "hostTeardown", "completeDismissal", "dismissExternally", "presenterAvailability",
+        "events",
         "removeEventsHandler", "advance",
     ]
 
@@ -177,6 +178,11 @@ public enum FalconScenarioDecoder: Sendable {
         case "hostTeardown": input = .hostTeardown(surface: try surface(&reader))
         case "completeDismissal": input = .completeDismissal
         case "dismissExternally": input = .dismissExternally
+        case "presenterAvailability":
+            guard let available = try reader.bool("available") else {
+                throw FalconScenarioDecodingError(path: reader.child("available"), message: "is required")
+            }
+            input = .presenterAvailability(available)
         case "events": input = .events(layoutId: try reader.requiredString("layoutId"))
         case "removeEventsHandler": input = .removeEventsHandler(layoutId: try reader.requiredString("layoutId"))
         default: input = .advance

@@ -122,6 +122,8 @@ final class ScenarioRun: Sendable {
             if !presenter.completeDismissal() { return "completeDismissal: no dismissal is pending" }
         case .dismissExternally:
             if !presenter.dismissExternally() { return "dismissExternally: no overlay is presented" }
+        case .presenterAvailability(let available):
+            presenter.setAvailable(available)
         case .events(let layoutId):
             let recorder = self.recorder
             client.events(layoutId: layoutId) { event in

@@ -2,6 +2,7 @@
 /// named `overlay` (or is unavailable), and completes dismissals at once or when a step says so.
 final class ScenarioPresenter: FalconOverlayPresenter {
     private struct State {
+        var available: Bool
         var presented: FalconExecutionReporter?
         var pendingDismissal: FalconExecutionReporter?
     }
@@ -9,7 +10,7 @@ final class ScenarioPresenter: FalconOverlayPresenter {
     private let recorder: ScenarioRecorder
     private let configuration: FalconScenario.Configuration
     private let makeSurface: @Sendable () -> ScenarioSurface
-    private let state = LockedValue(State())
+    private let state: LockedValue<State>
 
     init(
         recorder: ScenarioRecorder,
@@ -19,13 +20,19 @@ final class ScenarioPresenter: FalconOverlayPresenter {
         self.recorder = recorder
         self.configuration = configuration
         self.makeSurface = makeSurface
+        self.state = LockedValue(State(available: configuration.presenterAvailable))
+    }
+
+    /// Whether later `present` requests find somewhere to present.
+    func setAvailable(_ available: Bool) {
+        state.withLock { $0.available = available }
     }
 
     func perform(_ request: FalconOverlayRequest) {
         switch request.operation {
         case .present:
             recorder.record("present")
-            guard configuration.presenterAvailable else {
+            guard state.withLock({ $0.available }) else {
                 request.reporter.overlayUnavailable()
                 return
             }
