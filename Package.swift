@@ -93,6 +93,8 @@ let package = Package(
             dependencies: ["BinobanCore", "BinobanCoreTesting", "TestSupport"],
             swiftSettings: strictSettings
         ),
+        // Runs the built `sdkcore` executable as a subprocess (the dependency makes `swift test` build it).
+        .testTarget(name: "SDKCoreCLITests", dependencies: ["sdkcore"], swiftSettings: strictSettings),
         .testTarget(
             name: "TransportTests",
             dependencies: [

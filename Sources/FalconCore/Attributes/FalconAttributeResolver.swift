@@ -72,14 +72,40 @@ public enum FalconAttributeResolver: Sendable {
 
     /// The four-step lookup over already normalized identifiers.
     public static func placementId(view: String?, layoutId: String?, mapping: [String: String]) -> String? {
-        var keys: [String] = []
-        if let layoutId, let view { keys.append("\(layoutId)/\(view)") }
-        if let view { keys.append(view) }
-        if let layoutId { keys.append(layoutId) }
-        for key in keys {
-            if let value = mapping[key], let mapped = FalconIdentifier.normalize(value) { return mapped }
+        explain(view: view, layoutId: layoutId, mapping: mapping).placementId
+    }
+
+    /// The four-step lookup with the outcome of every step, for support tools.
+    ///
+    /// `view` and `layoutId` are the normalized identifiers (``FalconResolvedAttributes/view`` and
+    /// ``FalconResolvedAttributes/layoutId``). The trace stops at the first step that matches; when none does,
+    /// it ends with ``FalconPlacementLookup/Step/rawView`` failing with
+    /// ``FalconPlacementLookup/Outcome/absentIdentifier``.
+    public static func explain(view: String?, layoutId: String?, mapping: [String: String]) -> FalconPlacementLookup {
+        var attempts: [FalconPlacementLookup.Attempt] = []
+        let steps: [(FalconPlacementLookup.Step, String?)] = [
+            (.layoutAndView, layoutId.flatMap { layout in view.map { "\(layout)/\($0)" } }),
+            (.view, view),
+            (.layout, layoutId),
+        ]
+        for (step, key) in steps {
+            guard let key else {
+                attempts.append(.init(step: step, key: nil, outcome: .absentIdentifier))
+                continue
+            }
+            guard let value = mapping[key] else {
+                attempts.append(.init(step: step, key: key, outcome: .noMappingEntry))
+                continue
+            }
+            guard let mapped = FalconIdentifier.normalize(value) else {
+                attempts.append(.init(step: step, key: key, outcome: .emptyMappingValue))
+                continue
+            }
+            attempts.append(.init(step: step, key: key, outcome: .matched(mapped)))
+            return FalconPlacementLookup(attempts: attempts)
         }
-        return view
+        attempts.append(.init(step: .rawView, key: nil, outcome: view.map { .matched($0) } ?? .absentIdentifier))
+        return FalconPlacementLookup(attempts: attempts)
     }
 
     private static let renamed: [(source: String, target: String)] = [
