@@ -1,0 +1,177 @@
+/// The bounded, ordered hand-off between callers and the driver.
+///
+/// Callers stamp events with the current identity and push them under one short lock; identity changes
+/// happen under the same lock, in the same order, so an event keeps the identity of the moment it was
+/// accepted. When the buffer is full the oldest event is dropped and counted. The driver drains in chunks
+/// and parks when there is nothing to do.
+final class EventIntake: Sendable {
+    /// Runtime settings that callers may change and the driver applies.
+    struct Settings: Sendable, Equatable {
+        var enabled: Bool
+        var flushAt: Int
+        var flushInterval: Duration
+    }
+
+    /// A flush asked for by a caller: honoured once every event accepted before it is stored.
+    struct FlushTicket: Sendable, Equatable {
+        /// The waiter to resume when the upload finishes, if the caller awaits.
+        var waiterID: UInt64?
+        /// The number of events accepted before the request.
+        var afterSequence: UInt64
+    }
+
+    /// What one drain hands to the driver.
+    struct Drain: Sendable {
+        var events: [PendingEvent] = []
+        var tickets: [FlushTicket] = []
+        var identityToPersist: IdentityState?
+        var settings: Settings?
+        var droppedEvents = 0
+        var closed = false
+    }
+
+    private struct State {
+        var identity: IdentityState
+        var identityDirty: Bool
+        var ring: RingBuffer<PendingEvent>
+        var nextSequence: UInt64 = 0
+        var dropped = 0
+        var tickets: [FlushTicket] = []
+        var settings: Settings
+        var settingsDirty = false
+        var closed = false
+        var waiter: CheckedContinuation<Void, Never>?
+
+        var hasWork: Bool {
+            !ring.isEmpty || !tickets.isEmpty || identityDirty || settingsDirty || dropped > 0 || closed
+        }
+
+        mutating func takeWaiterIfWork() -> CheckedContinuation<Void, Never>? {
+            guard hasWork, let waiter else { return nil }
+            self.waiter = nil
+            return waiter
+        }
+    }
+
+    private let state: LockedValue<State>
+
+    init(identity: IdentityState, persistIdentity: Bool, capacity: Int, settings: Settings) {
+        state = LockedValue(
+            State(
+                identity: identity,
+                identityDirty: persistIdentity,
+                ring: RingBuffer(capacity: capacity),
+                settings: settings
+            )
+        )
+    }
+
+    // MARK: Caller side
+
+    /// The current identity.
+    var identity: IdentityState { state.withLock { $0.identity } }
+
+    /// The current settings.
+    var settings: Settings { state.withLock { $0.settings } }
+
+    /// Stamps and enqueues an event built from the current identity. Returns `false` when paused or closed.
+    @discardableResult
+    func accept(_ build: (IdentityState) -> PendingEvent) -> Bool {
+        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            guard state.settings.enabled, !state.closed else { return (false, nil) }
+            Self.push(build(state.identity), into: &state)
+            return (true, state.takeWaiterIfWork())
+        }
+        waiter?.resume()
+        return accepted
+    }
+
+    /// Changes the identity and, unless paused, enqueues an event stamped with the new identity, atomically.
+    func changeIdentity(_ change: (inout IdentityState) -> Void, thenEmit build: ((IdentityState) -> PendingEvent)?) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.closed else { return nil }
+            change(&state.identity)
+            state.identityDirty = true
+            if let build, state.settings.enabled {
+                Self.push(build(state.identity), into: &state)
+            }
+            return state.takeWaiterIfWork()
+        }
+        waiter?.resume()
+    }
+
+    /// Changes the runtime settings; the driver applies them at once.
+    func updateSettings(_ change: (inout Settings) -> Void) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            let before = state.settings
+            change(&state.settings)
+            if state.settings != before { state.settingsDirty = true }
+            return state.takeWaiterIfWork()
+        }
+        waiter?.resume()
+    }
+
+    /// Asks for a flush after every event accepted so far. Returns `false` when the intake is closed.
+    func requestFlush(waiterID: UInt64?) -> Bool {
+        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            guard !state.closed else { return (false, nil) }
+            state.tickets.append(FlushTicket(waiterID: waiterID, afterSequence: state.nextSequence))
+            return (true, state.takeWaiterIfWork())
+        }
+        waiter?.resume()
+        return accepted
+    }
+
+    /// Refuses further events; the driver drains what is queued and then sees `closed`.
+    func close() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.closed = true
+            return state.takeWaiterIfWork()
+        }
+        waiter?.resume()
+    }
+
+    private static func push(_ event: PendingEvent, into state: inout State) {
+        state.nextSequence &+= 1
+        if state.ring.push(event) != nil { state.dropped += 1 }
+    }
+
+    // MARK: Driver side
+
+    /// Waits until there is work, then takes up to `maxEvents` events and everything else that is pending.
+    func next(maxEvents: Int) async -> Drain {
+        while true {
+            if let drain = state.withLock({ Self.take(from: &$0, maxEvents: maxEvents) }) { return drain }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.hasWork { return true }
+                    state.waiter = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        }
+    }
+
+    private static func take(from state: inout State, maxEvents: Int) -> Drain? {
+        guard state.hasWork else { return nil }
+        var drain = Drain()
+        drain.events = state.ring.pop(upTo: maxEvents)
+        let headSequence = state.nextSequence - UInt64(state.ring.count)
+        let ready = state.tickets.prefix { $0.afterSequence <= headSequence }
+        drain.tickets = Array(ready)
+        state.tickets.removeFirst(ready.count)
+        if state.identityDirty {
+            drain.identityToPersist = state.identity
+            state.identityDirty = false
+        }
+        if state.settingsDirty {
+            drain.settings = state.settings
+            state.settingsDirty = false
+        }
+        drain.droppedEvents = state.dropped
+        state.dropped = 0
+        drain.closed = state.closed && state.ring.isEmpty && state.tickets.isEmpty
+        return drain
+    }
+}
