@@ -80,7 +80,8 @@ enum HostNormalization {
         guard pieces.count <= 2 else { return false }
         if pieces.count == 2, !isPort(pieces[1]) { return false }
         let name = pieces[0]
-        guard !name.isEmpty, name.utf8.count <= 253, !name.hasPrefix("."), !name.hasPrefix("-") else { return false }
+        guard !name.isEmpty, name.utf8.count <= 253, !name.hasPrefix("."), !name.hasPrefix("-"), !name.contains("..")
+        else { return false }
         return name.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII
                 && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == ".")

@@ -248,7 +248,10 @@ public final class Binoban: Sendable {
         }
         await runtime.driver.start()
         await CancellationWait.untilCancelled()
-        _ = await runtime.driver.shutdown(deadline: configuration.shutdownGracePeriod)
+        // The drain runs in its own task: this one is cancelled, and the drain must not see that.
+        let driver = runtime.driver
+        let grace = configuration.shutdownGracePeriod
+        _ = await Task { await driver.shutdown(deadline: grace) }.value
     }
 
     // MARK: Private

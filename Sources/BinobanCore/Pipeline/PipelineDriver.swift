@@ -37,6 +37,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     private var followUpRequested = false
     private var ticketsForNextRound: [UInt64] = []
     private var exhaustiveNextRound = false
+    private var carriedResults: [UInt64: BinobanFlushResult] = [:]
     private var transportMissingReported = false
 
     /// Events handed to the writer per chunk.
@@ -226,29 +227,44 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
 
     // MARK: Upload
 
-    /// Starts an upload round, or asks the running one for exactly one follow-up round (coalescing).
+    /// Starts an upload round, or asks the running one for exactly one follow-up round (coalescing). Waiters
+    /// join the round that starts after their request, so they see everything stored before it.
     private func requestUpload(waiterIDs: [UInt64], exhaustive: Bool) {
-        ticketsForNextRound.append(contentsOf: waiterIDs)
-        exhaustiveNextRound = exhaustiveNextRound || exhaustive
         guard !stopped || !waiterIDs.isEmpty else { return }
         if uploadTask != nil {
+            ticketsForNextRound.append(contentsOf: waiterIDs)
+            exhaustiveNextRound = exhaustiveNextRound || exhaustive
             followUpRequested = true
             return
         }
-        uploadTask = Task { await self.uploadLoop() }
+        uploadTask = Task { await self.uploadLoop(firstTickets: waiterIDs, exhaustive: exhaustive) }
     }
 
-    private func uploadLoop() async {
-        repeat {
+    private func uploadLoop(firstTickets: [UInt64], exhaustive firstExhaustive: Bool) async {
+        var tickets = firstTickets
+        var exhaustive = firstExhaustive
+        while true {
+            let result = await uploadRound(exhaustive: exhaustive)
+            for id in tickets {
+                var total = carriedResults.removeValue(forKey: id) ?? BinobanFlushResult(outcome: .completed)
+                total.add(result)
+                parts.waiters.resume(id, with: total)
+            }
+            // Waiters that arrived during this round also count what it uploaded; their own round follows.
+            for id in ticketsForNextRound {
+                carriedResults[id, default: BinobanFlushResult(outcome: .completed)].add(result)
+            }
+            guard followUpRequested, !Task.isCancelled else { break }
             followUpRequested = false
-            let tickets = ticketsForNextRound
-            let exhaustive = exhaustiveNextRound
+            tickets = ticketsForNextRound
+            exhaustive = exhaustiveNextRound
             ticketsForNextRound = []
             exhaustiveNextRound = false
-            let result = await uploadRound(exhaustive: exhaustive)
-            for id in tickets { parts.waiters.resume(id, with: result) }
-        } while followUpRequested && !Task.isCancelled
+        }
         uploadTask = nil
+        for id in ticketsForNextRound { parts.waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted)) }
+        ticketsForNextRound = []
+        carriedResults = [:]
     }
 
     /// One flush: a pass of at most `maxFilesPerFlush` batches; an awaited flush repeats passes until nothing

@@ -24,6 +24,8 @@ public actor InMemoryEventStorage: BinobanEventStorage {
     private var finishedBytes = 0
     private var open: Batch?
     private var nextSequence: UInt64 = 1
+    /// Evictions made by ``closeOpenBatch()``, which cannot report them; the next append does.
+    private var unreportedEvictions = BinobanStorageWriteReport()
 
     /// Creates an empty storage.
     ///
@@ -49,7 +51,8 @@ public actor InMemoryEventStorage: BinobanEventStorage {
 
     /// Appends `events` in order, refusing oversize ones and rolling batches over before the size limit.
     public func append(_ events: [Data]) async throws -> BinobanStorageWriteReport {
-        var report = BinobanStorageWriteReport()
+        var report = unreportedEvictions
+        unreportedEvictions = BinobanStorageWriteReport()
         for event in events {
             guard event.count < limits.maxEventBytes else {
                 report.rejectedOversizeEvents += 1
@@ -73,11 +76,10 @@ public actor InMemoryEventStorage: BinobanEventStorage {
         return report
     }
 
-    /// Closes the open batch if it holds any event.
+    /// Closes the open batch if it holds any event. Batches evicted by this are reported by the next append.
     public func closeOpenBatch() async throws {
-        var report = BinobanStorageWriteReport()
-        finish(&report)
-        evict(&report)
+        finish(&unreportedEvictions)
+        evict(&unreportedEvictions)
     }
 
     /// The finished batches, oldest first, at most `limit`.

@@ -1,0 +1,86 @@
+import BinobanCoreTesting
+import Testing
+
+@testable import BinobanCore
+
+@Suite("Lifecycle: run, shutdown, coalescing")
+struct LifecycleTests {
+    @Test("run() starts a manual-start instance, runs until cancelled, then drains what was tracked")
+    func runDrainsOnCancel() async throws {
+        let harness = PipelineHarness { $0.startsAutomatically = false }
+        harness.binoban.track(name: "before-run")
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await harness.binoban.run() }
+            await harness.clock.waitForSleepers(count: 1)
+            harness.binoban.track(name: "during-run")
+            await harness.storage.waitForStoredEvents(count: 2)
+            group.cancelAll()
+        }
+        #expect(try harness.uploadedEvents().map(\.event) == ["before-run", "during-run"])
+        let requestsAtShutdown = harness.transport.requests.count
+        harness.binoban.track(name: "after-shutdown")
+        #expect(await harness.binoban.flush().outcome == .interrupted)
+        #expect(harness.transport.requests.count == requestsAtShutdown)
+    }
+
+    @Test("A second concurrent run() throws alreadyRunning")
+    func runTwice() async throws {
+        let harness = PipelineHarness()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await harness.binoban.run() }
+            await harness.clock.waitForSleepers(count: 1)
+            await #expect(throws: BinobanError.self) { try await harness.binoban.run() }
+            group.cancelAll()
+        }
+    }
+
+    @Test("shutdown(deadline:) gives up when the deadline passes first and keeps the batch")
+    func shutdownDeadline() async throws {
+        let harness = PipelineHarness(defaultAnswer: 503, random: FixedRandomSource(unitValues: [0.5]))
+        await harness.settle()
+        harness.binoban.track(name: "a")
+        await harness.storage.waitForStoredEvents(count: 1)
+        async let result = harness.binoban.shutdown(deadline: .seconds(2))
+        let start = harness.clock.now
+        await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .milliseconds(500))) }
+        harness.clock.advance(by: .seconds(2))
+        #expect(await result.outcome == .interrupted)
+        #expect(await harness.memory.finishedBatchCount == 1)
+        harness.binoban.track(name: "ignored")
+        #expect(harness.transport.requests.count <= 3)
+    }
+
+    @Test("Flushes asked for while an upload runs coalesce into one follow-up pass")
+    func coalescing() async throws {
+        let harness = PipelineHarness(script: [503], random: FixedRandomSource(unitValues: [0.5]))
+        await harness.settle()
+        harness.binoban.track(name: "a")
+        async let first = harness.binoban.flush()
+        let start = harness.clock.now
+        await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .milliseconds(500))) }
+        harness.binoban.track(name: "b")
+        requestFlush(harness.binoban)
+        requestFlush(harness.binoban)
+        async let second = harness.binoban.flush()
+        await harness.storage.waitForStoredEvents(count: 2)
+        harness.clock.advance(by: .milliseconds(500))
+        let firstResult = await first
+        let secondResult = await second
+        #expect(firstResult.uploadedEvents == 1)
+        #expect(secondResult.uploadedEvents == 2)  // it also counts what the running round delivered meanwhile
+        #expect(harness.transport.requests.count == 3)
+        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+    }
+
+    @Test("A cancelled flush() returns interrupted at once")
+    func cancelledFlush() async throws {
+        let harness = PipelineHarness(defaultAnswer: 503)
+        await harness.settle()
+        harness.binoban.track(name: "a")
+        let task = Task { await harness.binoban.flush() }
+        await harness.clock.waitForSleepers(count: 2)
+        task.cancel()
+        #expect(await task.value.outcome == .interrupted)
+        _ = await harness.binoban.shutdown(deadline: .zero)
+    }
+}
