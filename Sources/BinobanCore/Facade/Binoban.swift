@@ -44,7 +44,7 @@ public final class Binoban: Sendable {
     /// Whether the configuration was valid. A disabled instance ignores every call.
     public var isOperational: Bool { runtime != nil }
 
-    /// The library version (the same as ``Binoban/version``).
+    /// The library version (the same as the static `Binoban.version`).
     public func version() -> String { Self.version }
 
     // MARK: Events
@@ -137,7 +137,7 @@ public final class Binoban: Sendable {
     /// The anonymous id; always present (empty for a disabled instance).
     public func anonymousId() -> String { runtime?.intake.identity.anonymousId ?? "" }
 
-    /// The user id set by ``identify(userId:traits:)-(_,JSONValue)``, or `nil`.
+    /// The user id set by the last `identify(userId:traits:)` (or restored from storage), or `nil`.
     public func userId() -> String? { runtime?.intake.identity.userId }
 
     /// The traits set by the last identify (an empty object when none).
