@@ -82,14 +82,14 @@ struct EventEncoder: Sendable {
     }
 
     /// Appends the JSON object of `event` to `bytes`.
-    func encode(_ event: PendingEvent, to bytes: inout [UInt8]) {
+    func encode(_ event: PendingEvent, to bytes: inout [UInt8], timestamps: inout TimestampFormatter) {
         switch event.kind {
         case .track:
             bytes.append(contentsOf: #"{"type":"track","event":"#.utf8)
-            JSONWriter.appendString(event.name, to: &bytes)
+            FastJSON.appendString(event.name, to: &bytes)
             bytes.append(contentsOf: #","properties":"#.utf8)
             if case .object = event.payload {
-                event.payload.write(to: &bytes)
+                FastJSON.appendValue(event.payload, to: &bytes)
             } else {
                 bytes.append(contentsOf: "{}".utf8)
             }
@@ -97,27 +97,27 @@ struct EventEncoder: Sendable {
             bytes.append(contentsOf: #"{"type":"identify""#.utf8)
         }
         bytes.append(contentsOf: #","messageId":"#.utf8)
-        JSONWriter.appendString(event.messageId, to: &bytes)
-        bytes.append(contentsOf: #","timestamp":""#.utf8)
-        bytes.append(contentsOf: ISO8601Timestamp.string(fromMillisecondsSince1970: event.timestampMillis).utf8)
-        bytes.append(contentsOf: #"","anonymousId":"#.utf8)
-        JSONWriter.appendString(event.anonymousId, to: &bytes)
+        FastJSON.appendString(event.messageId, to: &bytes)
+        bytes.append(contentsOf: #","timestamp":"#.utf8)
+        timestamps.appendQuoted(millisecondsSince1970: event.timestampMillis, to: &bytes)
+        bytes.append(contentsOf: #","anonymousId":"#.utf8)
+        FastJSON.appendString(event.anonymousId, to: &bytes)
         if let userId = event.userId, !userId.trimmingWhitespace().isEmpty {
             bytes.append(contentsOf: #","userId":"#.utf8)
-            JSONWriter.appendString(userId, to: &bytes)
+            FastJSON.appendString(userId, to: &bytes)
         }
         if event.kind == .identify, let traits = event.payload.objectValue, !traits.isEmpty {
             bytes.append(contentsOf: #","traits":"#.utf8)
-            event.payload.write(to: &bytes)
+            FastJSON.appendValue(event.payload, to: &bytes)
         }
         bytes.append(UInt8(ascii: ","))
         bytes.append(contentsOf: contextPrefix)
         if deviceHasMembers { bytes.append(UInt8(ascii: ",")) }
         bytes.append(contentsOf: #""id":"#.utf8)
-        JSONWriter.appendString(deviceId ?? event.anonymousId, to: &bytes)
+        FastJSON.appendString(deviceId ?? event.anonymousId, to: &bytes)
         if let token = event.deviceToken {
             bytes.append(contentsOf: #","token":"#.utf8)
-            JSONWriter.appendString(token, to: &bytes)
+            FastJSON.appendString(token, to: &bytes)
         }
         bytes.append(contentsOf: "}}".utf8)
         bytes.append(contentsOf: Self.suffix)
@@ -127,7 +127,8 @@ struct EventEncoder: Sendable {
     func encode(_ event: PendingEvent) -> Data {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(contextPrefix.count + 256)
-        encode(event, to: &bytes)
+        var timestamps = TimestampFormatter()
+        encode(event, to: &bytes, timestamps: &timestamps)
         return Data(bytes)
     }
 }

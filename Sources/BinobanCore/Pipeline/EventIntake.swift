@@ -22,7 +22,7 @@ final class EventIntake: Sendable {
 
     /// What one drain hands to the driver.
     struct Drain: Sendable {
-        var events: [PendingEvent] = []
+        var events: ArraySlice<PendingEvent> = []
         var tickets: [FlushTicket] = []
         var identityToPersist: IdentityState?
         var settings: Settings?
@@ -33,7 +33,12 @@ final class EventIntake: Sendable {
     private struct State {
         var identity: IdentityState
         var identityDirty: Bool
-        var ring: RingBuffer<PendingEvent>
+        /// Accepted events, oldest first; the first `skipped` of them were dropped to respect `capacity`.
+        var events: [PendingEvent] = []
+        var skipped = 0
+        var capacity: Int
+        /// An emptied array handed back by the driver, swapped in at the next drain (keeps its capacity).
+        var spare: [PendingEvent] = []
         var nextSequence: UInt64 = 0
         var dropped = 0
         var tickets: [FlushTicket] = []
@@ -43,7 +48,7 @@ final class EventIntake: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
 
         var hasWork: Bool {
-            !ring.isEmpty || !tickets.isEmpty || identityDirty || settingsDirty || dropped > 0 || closed
+            events.count > skipped || !tickets.isEmpty || identityDirty || settingsDirty || dropped > 0 || closed
         }
 
         mutating func takeWaiterIfWork() -> CheckedContinuation<Void, Never>? {
@@ -60,7 +65,7 @@ final class EventIntake: Sendable {
             State(
                 identity: identity,
                 identityDirty: persistIdentity,
-                ring: RingBuffer(capacity: capacity),
+                capacity: max(1, capacity),
                 settings: settings
             )
         )
@@ -131,17 +136,27 @@ final class EventIntake: Sendable {
         waiter?.resume()
     }
 
+    /// Appends; beyond capacity the oldest event is dropped (counted). Dropped events are compacted away in
+    /// amortised O(1), so memory stays below twice the capacity.
     private static func push(_ event: PendingEvent, into state: inout State) {
         state.nextSequence &+= 1
-        if state.ring.push(event) != nil { state.dropped += 1 }
+        state.events.append(event)
+        if state.events.count - state.skipped > state.capacity {
+            state.skipped += 1
+            state.dropped += 1
+            if state.skipped >= max(state.capacity, 64) {
+                state.events.removeFirst(state.skipped)
+                state.skipped = 0
+            }
+        }
     }
 
     // MARK: Driver side
 
-    /// Waits until there is work, then takes up to `maxEvents` events and everything else that is pending.
-    func next(maxEvents: Int) async -> Drain {
+    /// Waits until there is work, then takes every queued event (an O(1) swap) and everything else pending.
+    func next() async -> Drain {
         while true {
-            if let drain = state.withLock({ Self.take(from: &$0, maxEvents: maxEvents) }) { return drain }
+            if let drain = state.withLock({ Self.take(from: &$0) }) { return drain }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let resumeNow = state.withLock { state -> Bool in
                     if state.hasWork { return true }
@@ -153,14 +168,27 @@ final class EventIntake: Sendable {
         }
     }
 
-    private static func take(from state: inout State, maxEvents: Int) -> Drain? {
+    /// Hands a drained array back for reuse; its elements are released here, outside the lock.
+    func recycle(_ events: consuming ArraySlice<PendingEvent>) {
+        let capacity = events.count
+        events = []
+        var array: [PendingEvent] = []
+        array.reserveCapacity(capacity)
+        state.withLock { state in
+            if state.spare.capacity < array.capacity { state.spare = array }
+        }
+    }
+
+    private static func take(from state: inout State) -> Drain? {
         guard state.hasWork else { return nil }
         var drain = Drain()
-        drain.events = state.ring.pop(upTo: maxEvents)
-        let headSequence = state.nextSequence - UInt64(state.ring.count)
-        let ready = state.tickets.prefix { $0.afterSequence <= headSequence }
-        drain.tickets = Array(ready)
-        state.tickets.removeFirst(ready.count)
+        var taken = state.spare
+        state.spare = []
+        swap(&taken, &state.events)
+        drain.events = taken[state.skipped...]
+        state.skipped = 0
+        drain.tickets = state.tickets
+        state.tickets = []
         if state.identityDirty {
             drain.identityToPersist = state.identity
             state.identityDirty = false
@@ -171,7 +199,7 @@ final class EventIntake: Sendable {
         }
         drain.droppedEvents = state.dropped
         state.dropped = 0
-        drain.closed = state.closed && state.ring.isEmpty && state.tickets.isEmpty
+        drain.closed = state.closed
         return drain
     }
 }

@@ -113,8 +113,9 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     private func writerLoop() async {
         var scratch: [UInt8] = []
         scratch.reserveCapacity(4096)
+        var timestamps = TimestampFormatter()
         while true {
-            let drain = await parts.intake.next(maxEvents: Self.chunkSize)
+            let drain = await parts.intake.next()
             if let identity = drain.identityToPersist { persist(identity) }
             if drain.droppedEvents > 0 {
                 parts.reporter.report(
@@ -134,19 +135,29 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
                     )
                 )
             }
-            if !drain.events.isEmpty { await write(drain.events, scratch: &scratch) }
+            var start = drain.events.startIndex
+            while start < drain.events.endIndex {
+                let end = min(start + Self.chunkSize, drain.events.endIndex)
+                await write(drain.events[start..<end], scratch: &scratch, timestamps: &timestamps)
+                start = end
+            }
+            parts.intake.recycle(drain.events)
             if !drain.tickets.isEmpty { handle(drain.tickets) }
             if drain.closed { return }
         }
     }
 
-    private func write(_ events: [PendingEvent], scratch: inout [UInt8]) async {
+    private func write(
+        _ events: ArraySlice<PendingEvent>,
+        scratch: inout [UInt8],
+        timestamps: inout TimestampFormatter
+    ) async {
         guard let encoder, let storage else { return }
         var encoded: [Data] = []
         encoded.reserveCapacity(events.count)
         for event in events {
             scratch.removeAll(keepingCapacity: true)
-            encoder.encode(event, to: &scratch)
+            encoder.encode(event, to: &scratch, timestamps: &timestamps)
             encoded.append(Data(scratch))
         }
         await gate.acquire()

@@ -5,9 +5,17 @@
 public protocol BinobanRandomSource: Sendable {
     /// Returns 64 uniformly distributed random bits.
     func next() -> UInt64
+
+    /// Returns 128 random bits as two draws (an identifier). The default calls ``next()`` twice.
+    func nextPair() -> (UInt64, UInt64)
 }
 
 extension BinobanRandomSource {
+    /// Two consecutive draws of ``next()``.
+    public func nextPair() -> (UInt64, UInt64) {
+        (next(), next())
+    }
+
     /// A uniformly distributed value in `0..<1`.
     public func nextUnitInterval() -> Double {
         Double(next() >> 11) * 0x1.0p-53
@@ -30,6 +38,11 @@ public final class SystemRandomSource: BinobanRandomSource {
     /// Returns 64 random bits.
     public func next() -> UInt64 {
         state.withLock { $0.next() }
+    }
+
+    /// Two draws under one lock (the message-id hot path).
+    public func nextPair() -> (UInt64, UInt64) {
+        state.withLock { ($0.next(), $0.next()) }
     }
 }
 
