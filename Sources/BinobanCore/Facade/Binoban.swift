@@ -35,6 +35,13 @@ public final class Binoban: Sendable {
         self.configuration = configuration
     }
 
+    /// An instance released without ``shutdown(deadline:)`` stops its task at once: queued events are still
+    /// written to storage (for the next run), and the timer and uploads end.
+    deinit {
+        guard let driver = runtime?.driver else { return }
+        Task.detached { _ = await driver.shutdown(deadline: .zero) }
+    }
+
     /// Creates an instance. Never throws: an invalid configuration yields a disabled instance (every call a
     /// no-op, no file written, no request sent) and a report to ``Configuration/errorHandler``.
     public static func create(configuration: Configuration) -> Binoban {

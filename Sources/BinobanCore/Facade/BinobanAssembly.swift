@@ -10,7 +10,9 @@ enum BinobanAssembly {
         let clock = configuration.clock
         let reporter = makeReporter(configuration, clock: clock)
         let validated = ValidatedConfiguration(configuration)
-        for adjustment in validated.adjustments { reporter.report(.configurationAdjusted, adjustment) }
+        if !validated.adjustments.isEmpty {
+            reporter.report(.configurationAdjusted, validated.adjustments.joined(separator: "; "))
+        }
         guard validated.isValid, let endpoint = validated.endpoint else {
             reporter.report(
                 .invalidConfiguration,

@@ -23,6 +23,25 @@ struct LifecycleTests {
         #expect(harness.transport.requests.count == requestsAtShutdown)
     }
 
+    @Test("An instance released without shutdown still writes what it queued, and stops its timer")
+    func releasedInstance() async throws {
+        let clock = ManualClock()
+        let storage = ObservableEventStorage(InMemoryEventStorage())
+        do {
+            var configuration = Configuration(apiKey: "KEY", sourceIdentifier: "SOURCE")
+            configuration.apiHost = "api.binoban.io"
+            configuration.storage = storage
+            configuration.keyValueStore = InMemoryKeyValueStore()
+            configuration.clock = clock
+            configuration.wallClock = clock
+            configuration.startsAutomatically = false
+            let binoban = Binoban.create(configuration: configuration)
+            for index in 0..<3 { binoban.track(name: "e\(index)") }
+        }
+        await storage.waitForStoredEvents(count: 3)
+        await clock.waitUntilSleepers { $0.isEmpty }
+    }
+
     @Test("A second concurrent run() throws alreadyRunning")
     func runTwice() async throws {
         let harness = PipelineHarness()
