@@ -17,6 +17,8 @@ enum Instances {
         configuration.writeStageCapacity = capacity
         configuration.flushAt = 1_000_000
         configuration.flushInterval = 3600
+        // Diagnostic: BENCH_NO_DRIVER=1 measures the caller's cost alone (the write stage overflows and drops).
+        configuration.startsAutomatically = environment("BENCH_NO_DRIVER") == nil
         return Binoban.create(configuration: configuration)
     }
 

@@ -58,10 +58,10 @@ final class EventIntake: Sendable {
         }
     }
 
-    private let state: LockedValue<State>
+    private let state: HotPathLock<State>
 
     init(identity: IdentityState, persistIdentity: Bool, capacity: Int, settings: Settings) {
-        state = LockedValue(
+        state = HotPathLock(
             State(
                 identity: identity,
                 identityDirty: persistIdentity,

@@ -3,7 +3,7 @@ enum MessageID {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// A lower-case UUID v4 string (`xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`) built from two draws of `random`.
-    static func make(from random: some BinobanRandomSource) -> String {
+    static func make(from random: any BinobanRandomSource) -> String {
         let (high, low) = random.nextPair()
         return format(high: high, low: low)
     }
@@ -22,7 +22,8 @@ enum MessageID {
                 }
                 let word = nibble < 16 ? versioned : varianted
                 let shift = UInt64(60 - (nibble % 16) * 4)
-                buffer[index] = hexDigits[Int(truncatingIfNeeded: (word >> shift) & 0xF)]
+                let digit = UInt8(truncatingIfNeeded: (word >> shift) & 0xF)
+                buffer[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") - 10 + digit
                 index += 1
             }
             return index
