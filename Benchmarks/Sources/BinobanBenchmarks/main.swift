@@ -10,13 +10,15 @@ import Darwin
 
 let samples = 5
 
+// The memory cases run first, before the throughput cases have grown the heap.
 let cases: [any BenchmarkCase] = [
+    BacklogMemoryCase(events: 10_000),
+    BacklogMemoryCase(events: 100_000),
+    BacklogMemoryCase(events: 300_000),
     TrackCallsCase(producers: 1, callsPerProducer: 1_000_000),
     TrackCallsCase(producers: 8, callsPerProducer: 125_000),
     EncodeAndAppendCase(events: 100_000),
     BodyBytesCase(),
-    BacklogMemoryCase(events: 10_000),
-    BacklogMemoryCase(events: 100_000),
 ]
 
 // BENCH_FILTER=<text> runs only the cases whose name contains the text; BENCH_SAMPLES overrides the count.
