@@ -47,6 +47,9 @@ public struct Configuration: Sendable {
     /// Whether `context.device.id` carries a persisted random device identifier (otherwise the anonymousId).
     public var collectDeviceId: Bool = true
     /// Whether application lifecycle events are tracked when the host reports lifecycle. Default `true`.
+    ///
+    /// Kept for source compatibility with the mobile SDKs; this version has no lifecycle input yet, so it has
+    /// no effect.
     public var trackApplicationLifecycleEvents: Bool = true
     /// The capacity of the write stage between `track()` and storage. Default 1000; the oldest event is
     /// dropped (counted and reported) when it is full.

@@ -12,12 +12,11 @@ final class EventIntake: Sendable {
         var flushInterval: Duration
     }
 
-    /// A flush asked for by a caller: honoured once every event accepted before it is stored.
+    /// A flush asked for by a caller. The driver takes every queued event together with the tickets, so a
+    /// ticket is honoured after every event accepted before it is stored.
     struct FlushTicket: Sendable, Equatable {
         /// The waiter to resume when the upload finishes, if the caller awaits.
         var waiterID: UInt64?
-        /// The number of events accepted before the request.
-        var afterSequence: UInt64
     }
 
     /// What one drain hands to the driver.
@@ -39,7 +38,6 @@ final class EventIntake: Sendable {
         var capacity: Int
         /// An emptied array handed back by the driver, swapped in at the next drain (keeps its capacity).
         var spare: [PendingEvent] = []
-        var nextSequence: UInt64 = 0
         var dropped = 0
         var tickets: [FlushTicket] = []
         var settings: Settings
@@ -120,7 +118,7 @@ final class EventIntake: Sendable {
     func requestFlush(waiterID: UInt64?) -> Bool {
         let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
             guard !state.closed else { return (false, nil) }
-            state.tickets.append(FlushTicket(waiterID: waiterID, afterSequence: state.nextSequence))
+            state.tickets.append(FlushTicket(waiterID: waiterID))
             return (true, state.takeWaiterIfWork())
         }
         waiter?.resume()
@@ -139,7 +137,6 @@ final class EventIntake: Sendable {
     /// Appends; beyond capacity the oldest event is dropped (counted). Dropped events are compacted away in
     /// amortised O(1), so memory stays below twice the capacity.
     private static func push(_ event: PendingEvent, into state: inout State) {
-        state.nextSequence &+= 1
         state.events.append(event)
         if state.events.count - state.skipped > state.capacity {
             state.skipped += 1

@@ -241,7 +241,10 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     /// Starts an upload round, or asks the running one for exactly one follow-up round (coalescing). Waiters
     /// join the round that starts after their request, so they see everything stored before it.
     private func requestUpload(waiterIDs: [UInt64], exhaustive: Bool) {
-        guard !stopped || !waiterIDs.isEmpty else { return }
+        guard !stopped else {
+            for id in waiterIDs { parts.waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted)) }
+            return
+        }
         if uploadTask != nil {
             ticketsForNextRound.append(contentsOf: waiterIDs)
             exhaustiveNextRound = exhaustiveNextRound || exhaustive
