@@ -38,7 +38,6 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     private var ticketsForNextRound: [UInt64] = []
     private var exhaustiveNextRound = false
     private var carriedResults: [UInt64: BinobanFlushResult] = [:]
-    private var transportMissingReported = false
 
     /// Events handed to the writer per chunk.
     static var chunkSize: Int { 512 }
@@ -214,6 +213,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             case .upload:
                 requestUpload(waiterIDs: [], exhaustive: false)
             case .scheduleTimer(let deadline):
+                guard !stopped else { continue }
                 timerTask?.cancel()
                 let clock = self.clock
                 timerTask = Task {

@@ -161,3 +161,16 @@ struct ConstructionTests {
         _ = await second.shutdown(deadline: .seconds(5))
     }
 }
+
+@Suite("Static controls", .serialized)
+struct StaticControlsTests {
+    @Test("debugLogsEnabled defaults to false and is shared with the companion spelling")
+    func debugLogs() {
+        #expect(!Binoban.debugLogsEnabled)
+        Binoban.companion.debugLogsEnabled = true
+        #expect(Binoban.debugLogsEnabled)
+        Binoban.debugLogsEnabled = false
+        #expect(!Binoban.companion.debugLogsEnabled)
+        #expect(Binoban.version.split(separator: ".").count == 3)
+    }
+}
