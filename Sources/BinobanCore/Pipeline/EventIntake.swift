@@ -21,7 +21,11 @@ final class EventIntake: Sendable {
 
     /// What one drain hands to the driver.
     struct Drain: Sendable {
-        var events: ArraySlice<PendingEvent> = []
+        /// The taken buffer; its first `firstLive` elements were dropped (drop-oldest).
+        var buffer: [PendingEvent] = []
+        var firstLive = 0
+        /// The events to store, oldest first.
+        var events: ArraySlice<PendingEvent> { buffer[firstLive...] }
         var tickets: [FlushTicket] = []
         var identityToPersist: IdentityState?
         var settings: Settings?
@@ -36,8 +40,11 @@ final class EventIntake: Sendable {
         var events: [PendingEvent] = []
         var skipped = 0
         var capacity: Int
-        /// An emptied array handed back by the driver, swapped in at the next drain (keeps its capacity).
+        /// An empty array with capacity, swapped in at the next drain.
         var spare: [PendingEvent] = []
+        /// A drained array handed back by the driver with its events still in it: a caller empties it (so the
+        /// events are freed on the thread that allocated them, not across threads) and makes it the spare.
+        var stale: [PendingEvent] = []
         var dropped = 0
         var tickets: [FlushTicket] = []
         var settings: Settings
@@ -137,6 +144,12 @@ final class EventIntake: Sendable {
     /// Appends; beyond capacity the oldest event is dropped (counted). Dropped events are compacted away in
     /// amortised O(1), so memory stays below twice the capacity.
     private static func push(_ event: PendingEvent, into state: inout State) {
+        if !state.stale.isEmpty, state.spare.capacity == 0 {
+            var recycled = state.stale
+            state.stale = []
+            recycled.removeAll(keepingCapacity: true)
+            state.spare = recycled
+        }
         state.events.append(event)
         if state.events.count - state.skipped > state.capacity {
             state.skipped += 1
@@ -165,15 +178,15 @@ final class EventIntake: Sendable {
         }
     }
 
-    /// Hands a drained array back for reuse; its elements are released here, outside the lock.
-    func recycle(_ events: consuming ArraySlice<PendingEvent>) {
-        let capacity = events.count
-        events = []
-        var array: [PendingEvent] = []
-        array.reserveCapacity(capacity)
-        state.withLock { state in
-            if state.spare.capacity < array.capacity { state.spare = array }
+    /// Hands a drained buffer back for reuse. Pass the only reference: a caller then frees its events.
+    func recycle(_ buffer: consuming [PendingEvent]) {
+        let kept = buffer
+        let unused = state.withLock { state -> [PendingEvent] in
+            guard state.stale.isEmpty, state.spare.capacity == 0 else { return kept }
+            state.stale = kept
+            return []
         }
+        _ = unused
     }
 
     private static func take(from state: inout State) -> Drain? {
@@ -182,7 +195,8 @@ final class EventIntake: Sendable {
         var taken = state.spare
         state.spare = []
         swap(&taken, &state.events)
-        drain.events = taken[state.skipped...]
+        drain.buffer = taken
+        drain.firstLive = state.skipped
         state.skipped = 0
         drain.tickets = state.tickets
         state.tickets = []

@@ -114,7 +114,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         scratch.reserveCapacity(4096)
         var timestamps = TimestampFormatter()
         while true {
-            let drain = await parts.intake.next()
+            var drain = await parts.intake.next()
             if let identity = drain.identityToPersist { persist(identity) }
             if drain.droppedEvents > 0 {
                 parts.reporter.report(
@@ -140,7 +140,9 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
                 await write(drain.events[start..<end], scratch: &scratch, timestamps: &timestamps)
                 start = end
             }
-            parts.intake.recycle(drain.events)
+            let buffer = drain.buffer
+            drain.buffer = []
+            parts.intake.recycle(buffer)
             if !drain.tickets.isEmpty { handle(drain.tickets) }
             if drain.closed { return }
         }
