@@ -11,10 +11,11 @@ import Darwin
 let samples = 5
 
 // The memory cases run first, before the throughput cases have grown the heap.
+let baseline = BacklogMemoryCase.residentBytes()
 let cases: [any BenchmarkCase] = [
-    BacklogMemoryCase(events: 10_000),
-    BacklogMemoryCase(events: 100_000),
-    BacklogMemoryCase(events: 300_000),
+    BacklogMemoryCase(events: 10_000, baselineBytes: baseline),
+    BacklogMemoryCase(events: 100_000, baselineBytes: baseline),
+    BacklogMemoryCase(events: 300_000, baselineBytes: baseline),
     TrackCallsCase(producers: 1, callsPerProducer: 1_000_000),
     TrackCallsCase(producers: 8, callsPerProducer: 125_000),
     EncodeAndAppendCase(events: 100_000),
