@@ -81,6 +81,9 @@ public struct Configuration: Sendable {
     /// How long ``Binoban/run()`` spends draining after it is cancelled. Default 5 seconds.
     public var shutdownGracePeriod: Duration = .seconds(5)
     /// Receives every problem the SDK meets (rate-limited to one report per kind per 10 seconds).
+    ///
+    /// Called synchronously on whichever thread met the problem (a caller's or the pipeline's): keep it short
+    /// and never call back into the instance from it.
     public var errorHandler: (@Sendable (BinobanError) -> Void)?
 
     /// Creates a configuration with the Binoban defaults.
