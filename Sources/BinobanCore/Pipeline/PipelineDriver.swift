@@ -34,9 +34,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     private var writerTask: Task<Void, Never>?
     private var timerTask: Task<Void, Never>?
     private var uploadTask: Task<Void, Never>?
-    private var followUpRequested = false
-    private var ticketsForNextRound: [UInt64] = []
-    private var exhaustiveNextRound = false
+    private var scheduler = UploadScheduler()
     private var carriedResults: [UInt64: BinobanFlushResult] = [:]
 
     /// Events handed to the writer per chunk.
@@ -240,46 +238,35 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
 
     // MARK: Upload
 
-    /// Starts an upload round, or asks the running one for exactly one follow-up round (coalescing). Waiters
-    /// join the round that starts after their request, so they see everything stored before it.
+    /// Starts an upload round, or merges into the running round's single follow-up (coalescing).
     private func requestUpload(waiterIDs: [UInt64], exhaustive: Bool) {
         guard !stopped else {
             for id in waiterIDs { parts.waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted)) }
             return
         }
-        if uploadTask != nil {
-            ticketsForNextRound.append(contentsOf: waiterIDs)
-            exhaustiveNextRound = exhaustiveNextRound || exhaustive
-            followUpRequested = true
-            return
-        }
-        uploadTask = Task { await self.uploadLoop(firstTickets: waiterIDs, exhaustive: exhaustive) }
+        guard let round = scheduler.request(waiterIDs: waiterIDs, exhaustive: exhaustive) else { return }
+        uploadTask = Task { await self.uploadLoop(first: round) }
     }
 
-    private func uploadLoop(firstTickets: [UInt64], exhaustive firstExhaustive: Bool) async {
-        var tickets = firstTickets
-        var exhaustive = firstExhaustive
+    private func uploadLoop(first: UploadScheduler.Round) async {
+        var round = first
         while true {
-            let result = await uploadRound(exhaustive: exhaustive)
-            for id in tickets {
+            let result = await uploadRound(exhaustive: round.exhaustive)
+            for id in round.waiterIDs {
                 var total = carriedResults.removeValue(forKey: id) ?? BinobanFlushResult(outcome: .completed)
                 total.add(result)
                 parts.waiters.resume(id, with: total)
             }
             // Waiters that arrived during this round also count what it uploaded; their own round follows.
-            for id in ticketsForNextRound {
+            for id in scheduler.waitingForNextRound {
                 carriedResults[id, default: BinobanFlushResult(outcome: .completed)].add(result)
             }
-            guard followUpRequested, !Task.isCancelled else { break }
-            followUpRequested = false
-            tickets = ticketsForNextRound
-            exhaustive = exhaustiveNextRound
-            ticketsForNextRound = []
-            exhaustiveNextRound = false
+            if Task.isCancelled { break }
+            guard let next = scheduler.roundFinished() else { break }
+            round = next
         }
         uploadTask = nil
-        for id in ticketsForNextRound { parts.waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted)) }
-        ticketsForNextRound = []
+        for id in scheduler.cancel() { parts.waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted)) }
         carriedResults = [:]
     }
 

@@ -95,7 +95,7 @@ struct FlushTriggerTests {
 
     @Test("flush() stores everything accepted before it first, then uploads")
     func explicitFlush() async throws {
-        let harness = PipelineHarness()
+        let harness = PipelineHarness { $0.flushAt = 1000 }
         await harness.settle()
         for index in 0..<25 { harness.binoban.track(name: "e\(index)") }
         let result = await harness.binoban.flush()
