@@ -1,0 +1,21 @@
+// swift-tools-version: 6.2
+//
+// Benchmarks for SDK Core. A nested package so that the root `swift build` / `swift test` never compile it.
+// Run with: swift run -c release --package-path Benchmarks
+
+import PackageDescription
+
+let package = Package(
+    name: "sdk-core-benchmarks",
+    dependencies: [.package(name: "sdk-core", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "BinobanBenchmarks",
+            dependencies: [
+                .product(name: "BinobanCore", package: "sdk-core"),
+                .product(name: "BinobanCoreTesting", package: "sdk-core"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        )
+    ]
+)

@@ -1,0 +1,137 @@
+import BinobanCoreTesting
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `track()` calls per second from `producers` concurrent tasks, three small properties each.
+struct TrackCallsCase: BenchmarkCase {
+    var producers: Int
+    var callsPerProducer: Int
+    var name: String { "track() calls/s, \(producers) producer\(producers == 1 ? "" : "s")" }
+    var unit: String { "calls/s" }
+    var higherIsBetter: Bool { true }
+    var target: Double? { producers == 1 ? 1_000_000 : nil }
+
+    func sample() async -> Double {
+        let binoban = Instances.make(storage: InMemoryEventStorage())
+        let producers = self.producers
+        let calls = self.callsPerProducer
+        let seconds = await measureSeconds {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<producers {
+                    group.addTask {
+                        for index in 0..<calls {
+                            binoban.track(name: "purchase", properties: Instances.properties(index))
+                        }
+                    }
+                }
+            }
+        }
+        _ = await binoban.shutdown(deadline: .seconds(2))
+        return Double(producers * calls) / seconds
+    }
+}
+
+/// Events per second from the first `track()` until all are encoded and appended to in-memory storage,
+/// with a write stage large enough that nothing is dropped.
+struct EncodeAndAppendCase: BenchmarkCase {
+    var events: Int
+    var name: String { "events/s encoded + appended (InMemoryEventStorage, zero drops)" }
+    var unit: String { "events/s" }
+    var higherIsBetter: Bool { true }
+    var target: Double? { 250_000 }
+
+    func sample() async -> Double {
+        let limits = BinobanStorageLimits(maxFinishedBatches: 1_000_000, maxTotalBytes: .max)
+        let storage = ObservableEventStorage(InMemoryEventStorage(limits: limits))
+        let binoban = Instances.make(storage: storage, capacity: events, limits: limits)
+        let count = events
+        let seconds = await measureSeconds {
+            for index in 0..<count {
+                binoban.track(name: "purchase", properties: Instances.properties(index))
+            }
+            await storage.waitForStoredEvents(count: count)
+        }
+        _ = await binoban.shutdown(deadline: .seconds(2))
+        return Double(count) / seconds
+    }
+}
+
+/// Upload body bytes per event, envelope included, for events with three small properties.
+struct BodyBytesCase: BenchmarkCase {
+    var name: String { "body bytes per event (3 small properties, default context)" }
+    var unit: String { "bytes/event" }
+    var higherIsBetter: Bool { false }
+    var target: Double? { nil }
+
+    func sample() async -> Double {
+        let transport = ScriptedTransport()
+        let binoban = Instances.make(storage: InMemoryEventStorage(), transport: transport)
+        for index in 0..<1000 {
+            binoban.track(name: "purchase", properties: Instances.properties(index))
+        }
+        _ = await binoban.flush()
+        _ = await binoban.shutdown(deadline: .seconds(2))
+        let bytes = transport.requests.reduce(0) { $0 + $1.body.count }
+        let events = (try? transport.uploadedEvents().count) ?? 0
+        return Double(bytes) / Double(max(1, events))
+    }
+}
+
+/// Resident memory above the process's baseline (taken before any case ran) once `events` events are queued with
+/// no transport. The default storage caps and the bounded write stage hold the backlog, so the figure should
+/// not grow with `events`.
+struct BacklogMemoryCase: BenchmarkCase {
+    var events: Int
+    var baselineBytes: Int
+    var name: String { "resident memory above baseline, \(events) events queued, no transport" }
+    var unit: String { "MiB" }
+    var higherIsBetter: Bool { false }
+    var target: Double? { nil }
+
+    func sample() async -> Double {
+        let storage = ObservableEventStorage(InMemoryEventStorage(writeKey: "bench-source"))
+        let binoban = Instances.make(storage: storage)
+        let before = baselineBytes
+        for index in 0..<events {
+            binoban.track(name: "purchase", properties: Instances.properties(index))
+            if index % 1000 == 999 { await storage.waitForStoredEvents(count: index / 2) }
+        }
+        _ = await binoban.flush()
+        let after = Self.residentBytes()
+        _ = await binoban.shutdown(deadline: .seconds(2))
+        if getenv("BENCH_VERBOSE") != nil { print("  resident before \(before) B, after \(after) B") }
+        return Double(max(0, after - before)) / 1_048_576
+    }
+
+    /// The resident set size from `/proc/self/statm` (Linux); 0 where it is not available.
+    static func residentBytes() -> Int {
+        #if os(Linux)
+        guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+        defer { fclose(file) }
+        var size = 0
+        var resident = 0
+        guard fscanf_pair(file, &size, &resident) else { return 0 }
+        return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
+        #else
+        return 0
+        #endif
+    }
+}
+
+#if os(Linux)
+/// Reads the first two integers of statm.
+private func fscanf_pair(_ file: UnsafeMutablePointer<FILE>, _ first: inout Int, _ second: inout Int) -> Bool {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return false }
+    let fields = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        .split(separator: " ")
+    guard fields.count >= 2, let a = Int(fields[0]), let b = Int(fields[1]) else { return false }
+    first = a
+    second = b
+    return true
+}
+#endif

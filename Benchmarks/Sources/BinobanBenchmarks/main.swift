@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Binoban benchmarks: warm up, take several samples per case, print the medians.
+// Add a case (for example a durable-file-storage write case or a loopback-delivery case) by appending it to
+// `cases`; the runner and the report need no change.
+
+let samples = 5
+
+// The memory cases run first, before the throughput cases have grown the heap.
+let baseline = BacklogMemoryCase.residentBytes()
+let cases: [any BenchmarkCase] = [
+    BacklogMemoryCase(events: 10_000, baselineBytes: baseline),
+    BacklogMemoryCase(events: 100_000, baselineBytes: baseline),
+    BacklogMemoryCase(events: 300_000, baselineBytes: baseline),
+    TrackCallsCase(producers: 1, callsPerProducer: 1_000_000),
+    TrackCallsCase(producers: 8, callsPerProducer: 125_000),
+    EncodeAndAppendCase(events: 100_000),
+    BodyBytesCase(),
+]
+
+// BENCH_FILTER=<text> runs only the cases whose name contains the text; BENCH_SAMPLES overrides the count.
+let filter = environment("BENCH_FILTER")
+let sampleCount = environment("BENCH_SAMPLES").flatMap { Int($0) } ?? samples
+let selected = cases.filter { filter == nil || $0.name.contains(filter ?? "") }
+
+print("Binoban benchmarks — \(sampleCount) samples per case after one warm-up; medians")
+for benchmark in selected {
+    _ = await benchmark.sample()
+    var values: [Double] = []
+    for _ in 0..<sampleCount { values.append(await benchmark.sample()) }
+    values.sort()
+    let median = values[values.count / 2]
+    var line = "\(benchmark.name): \(format(median)) \(benchmark.unit)"
+    line += "  [min \(format(values.first ?? 0)), max \(format(values.last ?? 0))]"
+    if let target = benchmark.target {
+        let met = benchmark.higherIsBetter ? median >= target : median <= target
+        line += "  target \(format(target)): \(met ? "met" : "NOT met")"
+    }
+    print(line)
+}
+
+func environment(_ name: String) -> String? {
+    guard let value = getenv(name) else { return nil }
+    return String(cString: value)
+}
+
+func format(_ value: Double) -> String {
+    if value >= 1000 { return String(Int(value.rounded())) }
+    return String((value * 100).rounded() / 100)
+}

@@ -1,0 +1,94 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// Everything a ``Binoban`` instance is created with: credentials, thresholds, bounds and edges.
+///
+/// Set options in the closure given to ``BinobanFactory/create(apiKey:sourceIdentifier:configs:)``:
+///
+/// ```swift
+/// let binoban = BinobanFactory.shared.create(apiKey: "KEY", sourceIdentifier: "SOURCE") { config in
+///     config.apiHost = "api.binoban.io"
+///     config.flushAt = 10
+/// }
+/// ```
+///
+/// Invalid values never throw: a blank `apiHost`, `apiKey` or `sourceIdentifier` (or a host that is not a
+/// host) creates a disabled instance, and out-of-range thresholds are clamped; both are reported to
+/// ``errorHandler``.
+public struct Configuration: Sendable {
+    /// The API key, sent as `Authorization: Basic base64(apiKey + ":")`. Never logged.
+    public var apiKey: String
+    /// The source identifier, sent as the batch envelope's `writeKey`.
+    public var sourceIdentifier: String
+    /// The ingest host, such as `api.binoban.io` (optionally with a port or a path prefix). Required.
+    ///
+    /// A scheme (`https://`) or a trailing slash is removed and reported. `http://` is kept only for loopback
+    /// hosts (`127.0.0.1`, `localhost`, `::1`); any other host is always reached over HTTPS.
+    public var apiHost: String = ""
+    /// The upload path appended to the host. Default `/b`.
+    public var uploadPath: String = "/b"
+    /// Upload once this many events are stored. Default 20; values below 1 become 20 (reported).
+    public var flushAt: Int = 20
+    /// Upload at this interval, in seconds. Default 30; values of 0 or less (or not finite) become 30 (reported).
+    public var flushInterval: Double = 30
+    /// Retries of one batch after its first transient failure, per flush. Default 3.
+    public var uploadMaxRetries: Int = 3
+    /// The backoff before the first retry is drawn from `0...backoffBaseMillis`. Default 1000.
+    public var backoffBaseMillis: Int = 1000
+    /// The growth of the backoff ceiling per retry. Default 2.0.
+    public var backoffFactor: Double = 2.0
+    /// The largest backoff ceiling, and the cap on an honoured `Retry-After`. Default 60 000.
+    public var backoffMaxMillis: Int = 60_000
+    /// At most this many batches are uploaded per flush. Default 20.
+    public var maxFilesPerFlush: Int = 20
+    /// Whether `context.device.id` carries a persisted random device identifier (otherwise the anonymousId).
+    public var collectDeviceId: Bool = true
+    /// Whether application lifecycle events are tracked when the host reports lifecycle. Default `true`.
+    ///
+    /// Kept for source compatibility with the mobile SDKs; this version has no lifecycle input yet, so it has
+    /// no effect.
+    public var trackApplicationLifecycleEvents: Bool = true
+    /// The capacity of the write stage between `track()` and storage. Default 1000; the oldest event is
+    /// dropped (counted and reported) when it is full.
+    public var writeStageCapacity: Int = 1000
+    /// The bounds every event storage enforces (32 000-byte events, batches below 500 KB, 20 batches, 5 MB).
+    public var storageLimits: BinobanStorageLimits = BinobanStorageLimits()
+    /// The directory for batches and identity. `nil` uses the user's data directory
+    /// (`$XDG_DATA_HOME` or `~/.local/share` on Linux, Application Support on Apple platforms) + `binoban`.
+    public var storageDirectory: URL?
+    /// The event storage. `nil` uses the durable file storage in ``storageDirectory`` (memory fallback,
+    /// reported, when it cannot be opened).
+    public var storage: (any BinobanEventStorage)?
+    /// The key-value store holding identity. `nil` uses a file in ``storageDirectory``.
+    public var keyValueStore: (any BinobanKeyValueStore)?
+    /// The transport that carries batches. `nil` keeps every batch and reports `transportMissing` once per
+    /// window: install `URLSessionEventTransport()` from the `BinobanCoreURLSession` product.
+    public var transport: (any BinobanEventTransport)?
+    /// The monotonic clock that drives the flush timer and backoff. Default `ContinuousClock()`.
+    public var clock: any Clock<Duration> = ContinuousClock()
+    /// The calendar clock stamped on events and uploads. Default ``SystemWallClock``.
+    public var wallClock: any BinobanWallClock = SystemWallClock()
+    /// The randomness for identifiers and jitter. Default ``SystemRandomSource``.
+    public var randomSource: any BinobanRandomSource = SystemRandomSource()
+    /// Supplies `context.app`, `device`, `os`, `locale` and `timezone`. Default ``DefaultContextProvider``.
+    public var contextProvider: any BinobanContextProvider = DefaultContextProvider()
+    /// Whether the pipeline starts by itself at creation (mobile behaviour). Set `false` when the host owns the
+    /// lifecycle and calls ``Binoban/run()``.
+    public var startsAutomatically: Bool = true
+    /// How long ``Binoban/run()`` spends draining after it is cancelled. Default 5 seconds.
+    public var shutdownGracePeriod: Duration = .seconds(5)
+    /// Receives every problem the SDK meets (rate-limited to one report per kind per 10 seconds).
+    ///
+    /// Called synchronously on whichever thread met the problem (a caller's or the pipeline's): keep it short
+    /// and never call back into the instance from it.
+    public var errorHandler: (@Sendable (BinobanError) -> Void)?
+
+    /// Creates a configuration with the Binoban defaults.
+    public init(apiKey: String, sourceIdentifier: String) {
+        self.apiKey = apiKey
+        self.sourceIdentifier = sourceIdentifier
+    }
+}

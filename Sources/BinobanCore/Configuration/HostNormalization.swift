@@ -1,0 +1,95 @@
+/// Turns the configured `apiHost` into a scheme and an authority (plus optional path prefix), or a reason why
+/// it is not a host. Pure.
+enum HostNormalization {
+    struct Result: Equatable {
+        var scheme: String
+        var host: String
+        var adjustments: [String]
+        var problem: String?
+    }
+
+    private static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "[::1]"]
+
+    static func normalize(_ raw: String) -> Result {
+        var host = raw.trimmingWhitespace()
+        var adjustments: [String] = []
+        var scheme = "https"
+        guard !host.isEmpty else {
+            return Result(scheme: scheme, host: "", adjustments: [], problem: "apiHost is blank")
+        }
+        let lowered = host.lowercased()
+        if lowered.hasPrefix("https://") {
+            host = String(host.dropFirst("https://".count))
+            adjustments.append("apiHost had a scheme; it was removed (HTTPS is always used)")
+        } else if lowered.hasPrefix("http://") {
+            host = String(host.dropFirst("http://".count))
+            let authority = host.split(separator: "/", maxSplits: 1).first.map(String.init) ?? host
+            if loopbackHosts.contains(authorityHost(authority).lowercased()) {
+                scheme = "http"
+                adjustments.append("apiHost uses plain HTTP; allowed only because the host is loopback")
+            } else {
+                adjustments.append("apiHost had an http:// scheme; HTTPS is used instead")
+            }
+        } else if host.contains("://") {
+            return Result(
+                scheme: scheme, host: host, adjustments: adjustments, problem: "apiHost has an unknown scheme")
+        }
+        if host.hasSuffix("/") {
+            while host.hasSuffix("/") { host.removeLast() }
+            adjustments.append("apiHost had a trailing slash; it was removed")
+        }
+        let parts = host.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        let authority = parts.first.map(String.init) ?? ""
+        guard isValidAuthority(authority) else {
+            return Result(scheme: scheme, host: host, adjustments: adjustments, problem: "apiHost is not a host name")
+        }
+        if parts.count > 1 {
+            let path = parts[1]
+            let allowed = path.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                        || "-._~/".unicodeScalars.contains(scalar))
+            }
+            guard allowed else {
+                return Result(
+                    scheme: scheme, host: host, adjustments: adjustments, problem: "apiHost has an invalid path")
+            }
+        }
+        return Result(scheme: scheme, host: host, adjustments: adjustments, problem: nil)
+    }
+
+    /// The host part of `authority` without the port.
+    private static func authorityHost(_ authority: String) -> String {
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            return String(authority[...close])
+        }
+        return authority.split(separator: ":", maxSplits: 1).first.map(String.init) ?? authority
+    }
+
+    private static func isValidAuthority(_ authority: String) -> Bool {
+        guard !authority.isEmpty else { return false }
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return false }
+            let inside = authority[authority.index(after: authority.startIndex)..<close]
+            let hexOK =
+                !inside.isEmpty && inside.unicodeScalars.allSatisfy { $0.properties.isASCIIHexDigit || $0 == ":" }
+            let rest = authority[authority.index(after: close)...]
+            return hexOK && (rest.isEmpty || isPort(rest.dropFirst()) && rest.hasPrefix(":"))
+        }
+        let pieces = authority.split(separator: ":", omittingEmptySubsequences: false)
+        guard pieces.count <= 2 else { return false }
+        if pieces.count == 2, !isPort(pieces[1]) { return false }
+        let name = pieces[0]
+        guard !name.isEmpty, name.utf8.count <= 253, !name.hasPrefix("."), !name.hasPrefix("-"), !name.contains("..")
+        else { return false }
+        return name.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == ".")
+        }
+    }
+
+    private static func isPort(_ text: Substring) -> Bool {
+        guard !text.isEmpty, text.count <= 5, let port = Int(text) else { return false }
+        return (1...65_535).contains(port)
+    }
+}

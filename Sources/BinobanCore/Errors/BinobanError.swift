@@ -1,0 +1,61 @@
+/// A problem the SDK reports to ``Configuration/errorHandler``.
+///
+/// Reports never carry the API key, event properties or traits: the ``message`` names what happened and
+/// where, never a value the host passed in.
+public struct BinobanError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of problem this is. Reports are rate-limited per kind.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// The stable name of the kind, such as `invalidConfiguration`.
+        public let name: String
+
+        private init(_ name: String) { self.name = name }
+
+        /// The configuration was unusable; the instance is disabled and every call is a no-op.
+        public static let invalidConfiguration = Kind("invalidConfiguration")
+        /// A configuration value was corrected (a clamped threshold, a normalised host).
+        public static let configurationAdjusted = Kind("configurationAdjusted")
+        /// A `[String: Any]` value could not be carried into JSON; the member was dropped or nulled.
+        public static let propertyConversion = Kind("propertyConversion")
+        /// Events were dropped because the bounded write stage was full (oldest first).
+        public static let writeStageOverflow = Kind("writeStageOverflow")
+        /// An event was refused because its encoded JSON is 32 000 bytes or more.
+        public static let oversizeEvent = Kind("oversizeEvent")
+        /// Stored batches were dropped (oldest first) to respect the storage caps.
+        public static let storageEviction = Kind("storageEviction")
+        /// The storage failed or could not be opened; see the message for the fallback taken.
+        public static let storage = Kind("storage")
+        /// The identity could not be read or persisted.
+        public static let keyValueStore = Kind("keyValueStore")
+        /// The server rejected a batch with a 4xx status other than 429; the batch was dropped.
+        public static let batchRejected = Kind("batchRejected")
+        /// An upload failed transiently (429, 5xx, 3xx or no answer) after every retry; the batch was kept.
+        public static let uploadFailed = Kind("uploadFailed")
+        /// No event transport is configured, so nothing can be uploaded; batches are kept.
+        public static let transportMissing = Kind("transportMissing")
+        /// ``Binoban/run()`` was called while it was already running.
+        public static let alreadyRunning = Kind("alreadyRunning")
+
+        /// The kind's name.
+        public var description: String { name }
+    }
+
+    /// The kind of problem.
+    public var kind: Kind
+    /// A value-free, human-readable explanation.
+    public var message: String
+    /// How many earlier reports of this kind were suppressed by the rate limit since the last one delivered.
+    public var suppressedCount: Int
+
+    /// Creates a report.
+    public init(kind: Kind, message: String, suppressedCount: Int = 0) {
+        self.kind = kind
+        self.message = message
+        self.suppressedCount = suppressedCount
+    }
+
+    /// `kind: message`, with the number of suppressed reports when there were any.
+    public var description: String {
+        suppressedCount > 0
+            ? "\(kind): \(message) (\(suppressedCount) similar reports suppressed)" : "\(kind): \(message)"
+    }
+}

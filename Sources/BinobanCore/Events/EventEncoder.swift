@@ -1,0 +1,134 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Encodes events as compact JSON in the Segment tracking-API shape, by hand.
+///
+/// Everything that is the same for every event of an instance (library, instanceId, app, os, locale,
+/// timezone, the static device fields) is encoded once at creation.
+struct EventEncoder: Sendable {
+    /// The library name sent in `context.library.name`.
+    static let libraryName = "binoban-core-swift"
+
+    /// `"context":{…static members…,"device":{…static device members` (no closing braces).
+    private let contextPrefix: [UInt8]
+    /// Whether any static device member was written (so the next one needs a comma).
+    private let deviceHasMembers: Bool
+    /// The persisted device id, or `nil` to use each event's anonymousId.
+    private let deviceId: String?
+
+    private static let suffix: [UInt8] = Array(
+        #","integrations":{},"_metadata":{"bundled":[],"unbundled":[],"bundledIds":[]}}"#.utf8
+    )
+
+    init(context: BinobanStaticContext, instanceId: String, deviceId: String?) {
+        var bytes: [UInt8] = []
+        bytes.append(contentsOf: #""context":{"library":{"name":"#.utf8)
+        JSONWriter.appendString(Self.libraryName, to: &bytes)
+        bytes.append(contentsOf: #","version":"#.utf8)
+        JSONWriter.appendString(Binoban.version, to: &bytes)
+        bytes.append(contentsOf: #"},"instanceId":"#.utf8)
+        JSONWriter.appendString(instanceId, to: &bytes)
+        Self.appendObject(
+            "app",
+            [
+                ("name", context.app.name), ("version", context.app.version), ("build", context.app.build),
+                ("namespace", context.app.namespace),
+            ],
+            to: &bytes
+        )
+        Self.appendObject("os", [("name", context.os.name), ("version", context.os.version)], to: &bytes)
+        if let locale = context.locale {
+            bytes.append(contentsOf: #","locale":"#.utf8)
+            JSONWriter.appendString(locale, to: &bytes)
+        }
+        if let timezone = context.timezone {
+            bytes.append(contentsOf: #","timezone":"#.utf8)
+            JSONWriter.appendString(timezone, to: &bytes)
+        }
+        bytes.append(contentsOf: #","device":{"#.utf8)
+        var wrote = false
+        for (key, value) in [
+            ("manufacturer", context.device.manufacturer), ("model", context.device.model),
+            ("name", context.device.name), ("type", context.device.type),
+        ] {
+            guard let value else { continue }
+            if wrote { bytes.append(UInt8(ascii: ",")) }
+            JSONWriter.appendString(key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            JSONWriter.appendString(value, to: &bytes)
+            wrote = true
+        }
+        contextPrefix = bytes
+        deviceHasMembers = wrote
+        self.deviceId = deviceId
+    }
+
+    private static func appendObject(_ name: String, _ members: [(String, String?)], to bytes: inout [UInt8]) {
+        let present = members.compactMap { key, value in value.map { (key, $0) } }
+        guard !present.isEmpty else { return }
+        bytes.append(UInt8(ascii: ","))
+        JSONWriter.appendString(name, to: &bytes)
+        bytes.append(contentsOf: ":{".utf8)
+        for (index, member) in present.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONWriter.appendString(member.0, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            JSONWriter.appendString(member.1, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends the JSON object of `event` to `bytes`.
+    func encode(_ event: PendingEvent, to bytes: inout [UInt8], timestamps: inout TimestampFormatter) {
+        switch event.kind {
+        case .track:
+            bytes.append(contentsOf: #"{"type":"track","event":"#.utf8)
+            FastJSON.appendString(event.name, to: &bytes)
+            bytes.append(contentsOf: #","properties":"#.utf8)
+            if case .object = event.payload {
+                FastJSON.appendValue(event.payload, to: &bytes)
+            } else {
+                bytes.append(contentsOf: "{}".utf8)
+            }
+        case .identify:
+            bytes.append(contentsOf: #"{"type":"identify""#.utf8)
+        }
+        bytes.append(contentsOf: #","messageId":"#.utf8)
+        FastJSON.appendString(event.messageId, to: &bytes)
+        bytes.append(contentsOf: #","timestamp":"#.utf8)
+        timestamps.appendQuoted(millisecondsSince1970: event.timestampMillis, to: &bytes)
+        bytes.append(contentsOf: #","anonymousId":"#.utf8)
+        FastJSON.appendString(event.anonymousId, to: &bytes)
+        if let userId = event.userId, !userId.trimmingWhitespace().isEmpty {
+            bytes.append(contentsOf: #","userId":"#.utf8)
+            FastJSON.appendString(userId, to: &bytes)
+        }
+        if event.kind == .identify, let traits = event.payload.objectValue, !traits.isEmpty {
+            bytes.append(contentsOf: #","traits":"#.utf8)
+            FastJSON.appendValue(event.payload, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: ","))
+        bytes.append(contentsOf: contextPrefix)
+        if deviceHasMembers { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(contentsOf: #""id":"#.utf8)
+        FastJSON.appendString(deviceId ?? event.anonymousId, to: &bytes)
+        if let token = event.deviceToken {
+            bytes.append(contentsOf: #","token":"#.utf8)
+            FastJSON.appendString(token, to: &bytes)
+        }
+        bytes.append(contentsOf: "}}".utf8)
+        bytes.append(contentsOf: Self.suffix)
+    }
+
+    /// The encoded event as `Data`.
+    func encode(_ event: PendingEvent) -> Data {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(contextPrefix.count + 256)
+        var timestamps = TimestampFormatter()
+        encode(event, to: &bytes, timestamps: &timestamps)
+        return Data(bytes)
+    }
+}

@@ -1,0 +1,93 @@
+/// Hot-path JSON output for events: strings without escapes are copied in one step, objects are written in
+/// dictionary order (no sort, no second lookup), and timestamps reuse the formatted second.
+///
+/// Output is the same JSON as `JSONValue.write(to:)` up to member order, which JSON does not define.
+enum FastJSON {
+    /// Appends `value` as a JSON string literal.
+    static func appendString(_ value: String, to bytes: inout [UInt8]) {
+        var value = value
+        let copied: Bool = value.withUTF8 { utf8 in
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !copied { JSONWriter.appendString(value, to: &bytes) }
+    }
+
+    /// Appends `value` as JSON, object members in dictionary order.
+    static func appendValue(_ value: JSONValue, to bytes: inout [UInt8]) {
+        switch value {
+        case .string(let string):
+            appendString(string, to: &bytes)
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            var first = true
+            for (key, member) in members {
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                appendString(key, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                appendValue(member, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                appendValue(element, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .int(let number):
+            appendInteger(number, to: &bytes)
+        case .null, .bool, .double:
+            value.write(to: &bytes)
+        }
+    }
+
+    /// Appends a decimal integer without allocating a `String`.
+    static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
+        if value == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        var magnitude = value.magnitude
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        let start = bytes.count
+        while magnitude > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        }
+        bytes[start...].reverse()
+    }
+}
+
+/// Formats event timestamps, reusing the `yyyy-MM-ddTHH:mm:ss.` prefix while events fall in the same second.
+struct TimestampFormatter {
+    private var cachedSecond: Int64 = .min
+    private var prefix: [UInt8] = []
+
+    /// Appends `"yyyy-MM-ddTHH:mm:ss.SSSZ"` (with quotes) for `milliseconds` since 1970.
+    mutating func appendQuoted(millisecondsSince1970 milliseconds: Int64, to bytes: inout [UInt8]) {
+        var second = milliseconds / 1000
+        var millis = milliseconds % 1000
+        if millis < 0 {
+            second -= 1
+            millis += 1000
+        }
+        if second != cachedSecond {
+            let full = ISO8601Timestamp.string(fromMillisecondsSince1970: second * 1000)
+            prefix = Array(full.utf8.dropLast(4))
+            cachedSecond = second
+        }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: prefix)
+        bytes.append(UInt8(ascii: "0") + UInt8(millis / 100))
+        bytes.append(UInt8(ascii: "0") + UInt8(millis / 10 % 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(millis % 10))
+        bytes.append(contentsOf: "Z\"".utf8)
+    }
+}

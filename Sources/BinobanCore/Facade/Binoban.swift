@@ -1,0 +1,295 @@
+/// A Binoban analytics instance: tracks events, keeps identity, batches and uploads.
+///
+/// Create one with ``BinobanFactory/create(apiKey:sourceIdentifier:configs:)`` or ``create(configuration:)``.
+/// Every call returns at once: events are stamped on the caller's thread and handed to the instance's own
+/// task, which encodes, stores and uploads them. No call blocks on I/O, throws for runtime conditions or traps.
+///
+/// ```swift
+/// let binoban = BinobanFactory.shared.create(apiKey: "KEY", sourceIdentifier: "SOURCE") { config in
+///     config.apiHost = "api.binoban.io"
+///     config.transport = URLSessionEventTransport()
+/// }
+/// binoban.identify(userId: "user_123", traits: ["email": "test@example.com"])
+/// binoban.track(name: "purchase", properties: ["item": "shoes", "price": "49.99"])
+/// ```
+public final class Binoban: Sendable {
+    /// The version of this library, sent in `context.library.version` and the `User-Agent`.
+    public static let version = "0.1.0"
+
+    private static let debugLogs = LockedValue(false)
+
+    /// Whether reports are also printed to standard output. Default `false`.
+    public static var debugLogsEnabled: Bool {
+        get { debugLogs.withLock { $0 } }
+        set { debugLogs.withLock { $0 = newValue } }
+    }
+
+    private let runtime: BinobanRuntime?
+    private let runState = LockedValue(false)
+
+    /// The configuration the instance was created with (thresholds as configured, before any runtime change).
+    public let configuration: Configuration
+
+    init(core: BinobanRuntime?, configuration: Configuration) {
+        self.runtime = core
+        self.configuration = configuration
+    }
+
+    /// An instance released without ``shutdown(deadline:)`` stops its task at once: queued events are still
+    /// written to storage (for the next run), and the timer and uploads end.
+    deinit {
+        guard let driver = runtime?.driver else { return }
+        Task.detached { _ = await driver.shutdown(deadline: .zero) }
+    }
+
+    /// Creates an instance. Never throws: an invalid configuration yields a disabled instance (every call a
+    /// no-op, no file written, no request sent) and a report to ``Configuration/errorHandler``.
+    public static func create(configuration: Configuration) -> Binoban {
+        BinobanAssembly.assemble(configuration)
+    }
+
+    /// Whether the configuration was valid. A disabled instance ignores every call.
+    public var isOperational: Bool { runtime != nil }
+
+    /// The library version (the same as the static `Binoban.version`).
+    public func version() -> String { Self.version }
+
+    // MARK: Events
+
+    /// Records an event named `name` with `properties`.
+    ///
+    /// The event is stamped with a message id, the time and the current identity now, and encoded and stored
+    /// off the caller's thread. Dropped silently while ``enabled`` is `false`.
+    public func track(name: String, properties: JSONValue = [:]) {
+        accept(.track, name: name, payload: properties, identity: nil)
+    }
+
+    /// Records an event with properties given as `[String: Any]`; values JSON cannot carry are dropped and
+    /// reported (``BinobanError/Kind/propertyConversion``).
+    public func track(name: String, properties: [String: Any]) {
+        track(name: name, properties: convert(properties))
+    }
+
+    /// Records an event with the identity given for this event only; the instance's identity is unchanged.
+    public func track(name: String, properties: JSONValue = [:], as identity: BinobanEventIdentity) {
+        accept(.track, name: name, payload: properties, identity: identity)
+    }
+
+    /// Records a screen view, delivered as a track event named `screen` with `title` in `properties.name`.
+    public func screen(title: String, properties: JSONValue = [:]) {
+        var members = properties.objectValue ?? [:]
+        members["name"] = .string(title)
+        track(name: "screen", properties: .object(members))
+    }
+
+    /// Records a screen view with properties given as `[String: Any]`.
+    public func screen(title: String, properties: [String: Any]) {
+        screen(title: title, properties: convert(properties))
+    }
+
+    /// Identifies the current person: sets `userId` (a blank one keeps the current userId), replaces the
+    /// stored traits with `traits`, persists both and records an identify event.
+    public func identify(userId: String, traits: JSONValue = [:]) {
+        guard let runtime else { return }
+        let messageId = MessageID.make(from: runtime.random)
+        let now = configuration.wallClock.currentMillisecondsSince1970()
+        let newTraits: JSONValue = traits.objectValue == nil ? [:] : traits
+        runtime.intake.changeIdentity { identity in
+            if !userId.trimmingWhitespace().isEmpty { identity.userId = userId }
+            identity.traits = newTraits
+        } thenEmit: { identity in
+            PendingEvent(
+                kind: .identify,
+                name: "",
+                payload: newTraits,
+                messageId: messageId,
+                timestampMillis: now,
+                anonymousId: identity.anonymousId,
+                userId: identity.userId,
+                deviceToken: identity.deviceToken
+            )
+        }
+    }
+
+    /// Identifies the current person with traits given as `[String: Any]`.
+    public func identify(userId: String, traits: [String: Any]) {
+        identify(userId: userId, traits: convert(traits))
+    }
+
+    /// Registers the push token: later events carry it in `context.device.token` (it is persisted), and a
+    /// `bb_notification_registered` event with `{"token": token}` is recorded. A blank token is ignored.
+    public func setDeviceToken(token: String) {
+        guard let runtime, !token.trimmingWhitespace().isEmpty else { return }
+        runtime.intake.changeIdentity({ $0.deviceToken = token }, thenEmit: nil)
+        track(name: "bb_notification_registered", properties: ["token": .string(token)])
+    }
+
+    // MARK: Identity
+
+    /// Forgets the person: a new anonymousId, no userId, no traits (persisted). Call it on logout. Events
+    /// accepted before keep the old identity; stored batches and the device token are kept.
+    public func reset() {
+        guard let runtime else { return }
+        let newAnonymousId = MessageID.make(from: runtime.random)
+        runtime.intake.changeIdentity(
+            { identity in
+                identity.anonymousId = newAnonymousId
+                identity.userId = nil
+                identity.traits = [:]
+            },
+            thenEmit: nil
+        )
+    }
+
+    /// The anonymous id; always present (empty for a disabled instance).
+    public func anonymousId() -> String { runtime?.intake.identity.anonymousId ?? "" }
+
+    /// The user id set by the last `identify(userId:traits:)` (or restored from storage), or `nil`.
+    public func userId() -> String? { runtime?.intake.identity.userId }
+
+    /// The traits set by the last identify (an empty object when none).
+    public func traits() -> JSONValue { runtime?.intake.identity.traits ?? [:] }
+
+    /// The device id sent in `context.device.id`: a persisted random id, or the anonymousId when
+    /// ``Configuration/collectDeviceId`` is `false`.
+    public func deviceId() -> String {
+        guard let identity = runtime?.intake.identity else { return "" }
+        return configuration.collectDeviceId ? identity.deviceId : identity.anonymousId
+    }
+
+    // MARK: Runtime controls
+
+    /// Pauses (`false`) or resumes (`true`) the instance. Paused: new events are dropped, timers stop, stored
+    /// batches are kept. Resuming uploads what is stored and restarts the interval timer.
+    public var enabled: Bool {
+        get { runtime?.intake.settings.enabled ?? false }
+        set { runtime?.intake.updateSettings { $0.enabled = newValue } }
+    }
+
+    /// The count threshold, changeable at runtime; values below 1 are reported and ignored.
+    public var flushAt: Int {
+        get { runtime?.intake.settings.flushAt ?? configuration.flushAt }
+        set {
+            guard let runtime else { return }
+            guard newValue >= 1 else {
+                runtime.reporter.report(.configurationAdjusted, "flushAt \(newValue) is below 1; kept the old value")
+                return
+            }
+            runtime.intake.updateSettings { $0.flushAt = newValue }
+        }
+    }
+
+    /// The flush interval in seconds, changeable at runtime (the timer is rescheduled at once); values that are
+    /// not positive are reported and ignored.
+    public var flushInterval: Double {
+        get {
+            guard let interval = runtime?.intake.settings.flushInterval else { return configuration.flushInterval }
+            let (seconds, attoseconds) = interval.components
+            return Double(seconds) + Double(attoseconds) / 1e18
+        }
+        set {
+            guard let runtime else { return }
+            var adjustments: [String] = []
+            let interval = ValidatedConfiguration.interval(newValue, adjustments: &adjustments)
+            guard adjustments.isEmpty else {
+                runtime.reporter.report(.configurationAdjusted, "flushInterval \(newValue) ignored; kept the old value")
+                return
+            }
+            runtime.intake.updateSettings { $0.flushInterval = interval }
+        }
+    }
+
+    // MARK: Flushing and lifecycle
+
+    /// Uploads what is stored now, after every event accepted before this call is stored. Returns at once.
+    public func flush() {
+        _ = runtime?.intake.requestFlush(waiterID: nil)
+    }
+
+    /// Uploads everything accepted before this call and returns when it was uploaded or failed for good, or
+    /// when a batch is kept after its retries. Cancelling the calling task returns ``BinobanFlushResult/Outcome/interrupted``.
+    @discardableResult
+    public func flush() async -> BinobanFlushResult {
+        guard let runtime else { return BinobanFlushResult(outcome: .paused) }
+        let id = runtime.waiters.makeID()
+        return await runtime.waiters.wait(id: id) {
+            if !runtime.intake.requestFlush(waiterID: id) {
+                runtime.waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
+            }
+        }
+    }
+
+    /// Flushes what it can within `deadline` (measured on the configured clock), then stops for good: later
+    /// calls are no-ops. Events still queued when the deadline passes stay in storage for the next run.
+    @discardableResult
+    public func shutdown(deadline: Duration) async -> BinobanFlushResult {
+        guard let runtime else { return BinobanFlushResult(outcome: .paused) }
+        return await runtime.driver.shutdown(deadline: deadline)
+    }
+
+    /// Runs the instance until the calling task is cancelled, then drains for at most
+    /// ``Configuration/shutdownGracePeriod`` and returns: the swift-service-lifecycle `Service` shape.
+    ///
+    /// Starts the pipeline if ``Configuration/startsAutomatically`` is `false`. Throws
+    /// ``BinobanError/Kind/alreadyRunning`` when another `run()` of this instance is active.
+    ///
+    /// ```swift
+    /// try await withThrowingDiscardingTaskGroup { group in
+    ///     group.addTask { try await binoban.run() }
+    ///     // … the server …
+    /// }
+    /// ```
+    public func run() async throws {
+        let claimed = runState.withLock { running -> Bool in
+            if running { return false }
+            running = true
+            return true
+        }
+        guard claimed else {
+            throw BinobanError(kind: .alreadyRunning, message: "run() is already active for this instance")
+        }
+        defer { runState.withLock { $0 = false } }
+        guard let runtime else {
+            await CancellationWait.untilCancelled()
+            return
+        }
+        await runtime.driver.start()
+        await CancellationWait.untilCancelled()
+        // The drain runs in its own task: this one is cancelled, and the drain must not see that.
+        let driver = runtime.driver
+        let grace = configuration.shutdownGracePeriod
+        _ = await Task { await driver.shutdown(deadline: grace) }.value
+    }
+
+    // MARK: Private
+
+    private func accept(_ kind: PendingEvent.Kind, name: String, payload: JSONValue, identity: BinobanEventIdentity?) {
+        guard let runtime else { return }
+        let messageId = MessageID.make(from: runtime.random)
+        let now = configuration.wallClock.currentMillisecondsSince1970()
+        runtime.intake.accept { current in
+            PendingEvent(
+                kind: kind,
+                name: name,
+                payload: payload,
+                messageId: messageId,
+                timestampMillis: now,
+                anonymousId: identity?.anonymousId ?? current.anonymousId,
+                userId: identity == nil ? current.userId : identity?.userId,
+                deviceToken: current.deviceToken
+            )
+        }
+    }
+
+    private func convert(_ dictionary: [String: Any]) -> JSONValue {
+        let conversion = JSONValue.convert(dictionary)
+        if !conversion.issues.isEmpty, let runtime {
+            runtime.reporter.report(
+                .propertyConversion,
+                "values JSON cannot carry were dropped or nulled: "
+                    + conversion.issues.map(\.description).joined(separator: ", ")
+            )
+        }
+        return conversion.value
+    }
+}

@@ -1,0 +1,133 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Builds an instance from a configuration: validation, identity loading, storage choice, the driver.
+enum BinobanAssembly {
+    static func assemble(_ configuration: Configuration) -> Binoban {
+        let clock = configuration.clock
+        let reporter = makeReporter(configuration, clock: clock)
+        let validated = ValidatedConfiguration(configuration)
+        if !validated.adjustments.isEmpty {
+            reporter.report(.configurationAdjusted, validated.adjustments.joined(separator: "; "))
+        }
+        guard validated.isValid, let endpoint = validated.endpoint else {
+            reporter.report(
+                .invalidConfiguration,
+                "the instance is disabled (every call is a no-op): "
+                    + validated.invalidReasons.joined(separator: "; ")
+            )
+            return Binoban(core: nil, configuration: configuration)
+        }
+
+        let random = configuration.randomSource
+        let namespace = StorageLocation.namespace(for: configuration.sourceIdentifier)
+        let directory = configuration.storageDirectory ?? StorageLocation.defaultDirectory()
+        let needsDirectory = configuration.storage == nil || configuration.keyValueStore == nil
+        var ownsDirectory = false
+        if needsDirectory, let directory {
+            ownsDirectory = StorageLocation.claim(directory: directory, namespace: namespace)
+            if !ownsDirectory {
+                reporter.report(
+                    .storage,
+                    "another instance in this process uses the same storage directory and source; this one keeps "
+                        + "its batches and identity changes in memory"
+                )
+            }
+        } else if needsDirectory {
+            reporter.report(.storage, "no user data directory could be determined; batches and identity stay in memory")
+        }
+
+        // Identity: loaded now (one small read) so the first event carries the persisted identity.
+        var persistentStore: (any BinobanKeyValueStore)? = configuration.keyValueStore
+        var snapshot = BinobanKeyValueSnapshot()
+        let fileStore = directory.map {
+            FileKeyValueStore(fileURL: $0.appendingPathComponent("\(namespace).identity.json"))
+        }
+        if persistentStore == nil, ownsDirectory, let fileStore { persistentStore = fileStore }
+        let readFrom: (any BinobanKeyValueStore)? = persistentStore ?? fileStore
+        if let readFrom {
+            do {
+                snapshot = try readFrom.load()
+            } catch {
+                reporter.report(.keyValueStore, "the stored identity could not be read; starting a new one: \(error)")
+            }
+        }
+        let keyValueStore = persistentStore ?? InMemoryKeyValueStore(snapshot)
+        let (identity, generated) = IdentityState.restore(from: snapshot) { MessageID.make(from: random) }
+
+        let intake = EventIntake(
+            identity: identity,
+            persistIdentity: generated,
+            capacity: validated.writeStageCapacity,
+            settings: .init(enabled: true, flushAt: validated.flushAt, flushInterval: validated.flushInterval)
+        )
+        let limits = configuration.storageLimits
+        let writeKey = configuration.sourceIdentifier
+        let injectedStorage = configuration.storage
+        let storageDirectory = ownsDirectory ? directory : nil
+
+        let openStorage: @Sendable () -> any BinobanEventStorage = {
+            if let injectedStorage { return injectedStorage }
+            if let storageDirectory {
+                do {
+                    return try makeDefaultEventStorage(
+                        directory: storageDirectory, limits: limits, namespace: namespace)
+                } catch {
+                    reporter.report(.storage, "the durable storage could not be opened (\(error)); using memory")
+                }
+            }
+            return InMemoryEventStorage(limits: limits, writeKey: writeKey)
+        }
+        let claimed = ownsDirectory
+        let parts = PipelineParts(
+            intake: intake,
+            waiters: FlushWaiters(),
+            reporter: reporter,
+            configuration: configuration,
+            validated: validated,
+            requestBuilder: UploadRequestBuilder(
+                endpoint: endpoint,
+                apiKey: configuration.apiKey,
+                writeKey: configuration.sourceIdentifier
+            ),
+            keyValueStore: keyValueStore,
+            openStorage: openStorage,
+            instanceId: MessageID.make(from: random),
+            onStop: {
+                if claimed, let directory { StorageLocation.release(directory: directory, namespace: namespace) }
+            }
+        )
+        let driver = makeDriver(parts: parts, clock: clock)
+        let core = BinobanRuntime(
+            intake: intake, waiters: parts.waiters, driver: driver, reporter: reporter, random: random)
+        let instance = Binoban(core: core, configuration: configuration)
+        binobanInstanceWasCreated(instance)
+        if configuration.startsAutomatically {
+            Task.detached { await driver.start() }
+        }
+        return instance
+    }
+
+    private static func makeDriver<C: Clock>(parts: PipelineParts, clock: C) -> any PipelineControl
+    where C.Duration == Duration {
+        PipelineDriver(parts: parts, clock: clock)
+    }
+
+    private static func makeReporter<C: Clock>(_ configuration: Configuration, clock: C) -> ErrorReporter
+    where C.Duration == Duration {
+        let origin = clock.now
+        return ErrorReporter(handler: configuration.errorHandler) { origin.duration(to: clock.now) }
+    }
+}
+
+/// The working parts behind an enabled ``Binoban`` instance.
+struct BinobanRuntime: Sendable {
+    let intake: EventIntake
+    let waiters: FlushWaiters
+    let driver: any PipelineControl
+    let reporter: ErrorReporter
+    let random: any BinobanRandomSource
+}

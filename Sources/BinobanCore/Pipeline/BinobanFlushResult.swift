@@ -1,0 +1,48 @@
+/// What an awaited flush achieved.
+public struct BinobanFlushResult: Sendable, Hashable {
+    /// How the flush ended.
+    public enum Outcome: Sendable, Hashable {
+        /// Every batch stored before the flush was uploaded or rejected for good.
+        case completed
+        /// A batch still failed after every retry (or no transport is configured); it is kept for later.
+        case keptForRetry
+        /// The instance is paused (`enabled == false`) or disabled; nothing was uploaded.
+        case paused
+        /// The caller's task was cancelled, a deadline passed, or the instance shut down first.
+        case interrupted
+    }
+
+    /// How the flush ended.
+    public var outcome: Outcome
+    /// Batches the server accepted.
+    public var uploadedBatches: Int
+    /// Events in the accepted batches.
+    public var uploadedEvents: Int
+    /// Batches the server rejected with a 4xx other than 429 (deleted and reported).
+    public var rejectedBatches: Int
+    /// Events in the rejected batches.
+    public var rejectedEvents: Int
+
+    /// Creates a result.
+    public init(
+        outcome: Outcome,
+        uploadedBatches: Int = 0,
+        uploadedEvents: Int = 0,
+        rejectedBatches: Int = 0,
+        rejectedEvents: Int = 0
+    ) {
+        self.outcome = outcome
+        self.uploadedBatches = uploadedBatches
+        self.uploadedEvents = uploadedEvents
+        self.rejectedBatches = rejectedBatches
+        self.rejectedEvents = rejectedEvents
+    }
+
+    mutating func add(_ other: BinobanFlushResult) {
+        uploadedBatches += other.uploadedBatches
+        uploadedEvents += other.uploadedEvents
+        rejectedBatches += other.rejectedBatches
+        rejectedEvents += other.rejectedEvents
+        outcome = other.outcome
+    }
+}

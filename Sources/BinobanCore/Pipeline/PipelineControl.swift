@@ -1,0 +1,7 @@
+/// The facade's view of a driver, independent of the driver's clock type.
+protocol PipelineControl: Sendable {
+    /// Opens storage, starts the writer and the flush timer. Idempotent.
+    func start() async
+    /// Flushes what it can until `deadline` elapses on the driver's clock, then stops for good.
+    func shutdown(deadline: Duration) async -> BinobanFlushResult
+}

@@ -1,0 +1,127 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// An event storage that keeps batches in memory, with the same bounds as the durable storage.
+///
+/// Used when the storage directory is unusable (reported), and by tests and benchmarks. Events of
+/// ``BinobanStorageLimits/maxEventBytes`` or more are refused; a batch closes before its events plus the
+/// envelope would reach ``BinobanStorageLimits/maxBatchBytes``; at most
+/// ``BinobanStorageLimits/maxFinishedBatches`` finished batches and ``BinobanStorageLimits/maxTotalBytes``
+/// bytes are kept, the oldest finished batches dropped first.
+public actor InMemoryEventStorage: BinobanEventStorage {
+    private struct Batch {
+        var id: BinobanBatchID
+        var events: Data
+        var count: Int
+    }
+
+    private let limits: BinobanStorageLimits
+    private let envelopeOverhead: Int
+    private var finished: [Batch] = []
+    private var finishedBytes = 0
+    private var open: Batch?
+    private var nextSequence: UInt64 = 1
+    /// Evictions made by ``closeOpenBatch()``, which cannot report them; the next append does.
+    private var unreportedEvictions = BinobanStorageWriteReport()
+
+    /// Creates an empty storage.
+    ///
+    /// - Parameters:
+    ///   - limits: the bounds to enforce.
+    ///   - writeKey: the source identifier, to size the upload envelope exactly; `nil` uses
+    ///     ``BinobanStorageLimits/envelopeOverheadBytes``.
+    public init(limits: BinobanStorageLimits = BinobanStorageLimits(), writeKey: String? = nil) {
+        self.limits = limits
+        envelopeOverhead =
+            writeKey.map { BinobanStorageLimits.envelopeOverhead(forWriteKey: $0) }
+            ?? limits.envelopeOverheadBytes
+    }
+
+    /// The number of finished batches held.
+    public var finishedBatchCount: Int { finished.count }
+
+    /// The number of events held, in finished batches and the open one.
+    public var storedEventCount: Int { finished.reduce(open?.count ?? 0) { $0 + $1.count } }
+
+    /// The bytes held, in finished batches and the open one.
+    public var storedBytes: Int { finishedBytes + (open?.events.count ?? 0) }
+
+    /// Appends `events` in order, refusing oversize ones and rolling batches over before the size limit.
+    public func append(_ events: [Data]) async throws -> BinobanStorageWriteReport {
+        var report = unreportedEvictions
+        unreportedEvictions = BinobanStorageWriteReport()
+        for event in events {
+            guard event.count < limits.maxEventBytes else {
+                report.rejectedOversizeEvents += 1
+                continue
+            }
+            if let current = open,
+                current.events.count + 1 + event.count + envelopeOverhead >= limits.maxBatchBytes
+            {
+                finish(&report)
+            }
+            if open == nil {
+                open = Batch(id: BinobanBatchID(sequence: nextSequence), events: Data(), count: 0)
+                nextSequence += 1
+            }
+            if open?.count ?? 0 > 0 { open?.events.append(UInt8(ascii: ",")) }
+            open?.events.append(event)
+            open?.count += 1
+            report.storedEvents += 1
+        }
+        evict(&report)
+        return report
+    }
+
+    /// Closes the open batch if it holds any event. Batches evicted by this are reported by the next append.
+    public func closeOpenBatch() async throws {
+        finish(&unreportedEvictions)
+        evict(&unreportedEvictions)
+    }
+
+    /// The finished batches, oldest first, at most `limit`.
+    public func finishedBatches(limit: Int) async throws -> [BinobanBatchID] {
+        finished.prefix(max(0, limit)).map(\.id)
+    }
+
+    /// Reads a finished batch; throws when it is gone.
+    public func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch {
+        guard let found = finished.first(where: { $0.id == batch }) else { throw Missing(batch: batch) }
+        return BinobanStoredBatch(id: found.id, events: found.events, eventCount: found.count)
+    }
+
+    /// Deletes a finished batch (no-op when it is already gone).
+    public func remove(_ batch: BinobanBatchID) async throws {
+        guard let index = finished.firstIndex(where: { $0.id == batch }) else { return }
+        finishedBytes -= finished[index].events.count
+        finished.remove(at: index)
+    }
+
+    /// The error thrown when a batch is read after it was removed or evicted.
+    public struct Missing: Error, Sendable, Hashable {
+        /// The batch asked for.
+        public var batch: BinobanBatchID
+    }
+
+    private func finish(_ report: inout BinobanStorageWriteReport) {
+        guard let batch = open, batch.count > 0 else { return }
+        open = nil
+        finished.append(batch)
+        finishedBytes += batch.events.count
+    }
+
+    private func evict(_ report: inout BinobanStorageWriteReport) {
+        while !finished.isEmpty,
+            finished.count > limits.maxFinishedBatches
+                || finishedBytes + (open?.events.count ?? 0) > limits.maxTotalBytes
+        {
+            let oldest = finished.removeFirst()
+            finishedBytes -= oldest.events.count
+            report.evictedBatches += 1
+            report.evictedEvents += oldest.count
+        }
+    }
+}

@@ -1,0 +1,2 @@
+// The test kit is used together with BinobanCore; re-exporting it lets tests import the kit alone.
+@_exported import BinobanCore

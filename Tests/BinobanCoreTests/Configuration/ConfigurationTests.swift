@@ -1,0 +1,176 @@
+import BinobanCoreTesting
+import Foundation
+import Testing
+
+@testable import BinobanCore
+
+@Suite("Configuration validation")
+struct ConfigurationTests {
+    func validated(_ change: (inout Configuration) -> Void) -> ValidatedConfiguration {
+        var configuration = Configuration(apiKey: "KEY", sourceIdentifier: "SOURCE")
+        configuration.apiHost = "api.binoban.io"
+        change(&configuration)
+        return ValidatedConfiguration(configuration)
+    }
+
+    @Test("Defaults are the Binoban SDK's")
+    func defaults() {
+        let configuration = Configuration(apiKey: "k", sourceIdentifier: "s")
+        #expect(configuration.apiHost == "")
+        #expect(configuration.uploadPath == "/b")
+        #expect(configuration.flushAt == 20)
+        #expect(configuration.flushInterval == 30)
+        #expect(configuration.uploadMaxRetries == 3)
+        #expect(configuration.backoffBaseMillis == 1000)
+        #expect(configuration.backoffFactor == 2.0)
+        #expect(configuration.backoffMaxMillis == 60_000)
+        #expect(configuration.maxFilesPerFlush == 20)
+        #expect(configuration.collectDeviceId)
+        #expect(configuration.trackApplicationLifecycleEvents)
+        #expect(configuration.writeStageCapacity == 1000)
+        #expect(configuration.storageLimits == BinobanStorageLimits())
+        #expect(configuration.startsAutomatically)
+    }
+
+    @Test("The endpoint is https://{apiHost}{uploadPath}")
+    func endpoint() {
+        #expect(validated { _ in }.endpoint?.absoluteString == "https://api.binoban.io/b")
+        #expect(
+            validated { $0.apiHost = "api.binoban.io/v1" }.endpoint?.absoluteString == "https://api.binoban.io/v1/b")
+        #expect(
+            validated { $0.apiHost = "ingest.example:8443" }.endpoint?.absoluteString == "https://ingest.example:8443/b"
+        )
+        #expect(validated { $0.uploadPath = "batch" }.endpoint?.absoluteString == "https://api.binoban.io/batch")
+    }
+
+    @Test("A scheme or a trailing slash is removed and reported")
+    func normalisation() {
+        let https = validated { $0.apiHost = "https://api.binoban.io/" }
+        #expect(https.isValid)
+        #expect(https.endpoint?.absoluteString == "https://api.binoban.io/b")
+        #expect(https.adjustments.count == 2)
+        let plain = validated { $0.apiHost = "http://api.binoban.io" }
+        #expect(plain.endpoint?.absoluteString == "https://api.binoban.io/b")
+        #expect(!plain.adjustments.isEmpty)
+        let loopback = validated { $0.apiHost = "http://127.0.0.1:8080" }
+        #expect(loopback.endpoint?.absoluteString == "http://127.0.0.1:8080/b")
+    }
+
+    @Test(
+        "Blank credentials or a host that is not a host make the configuration invalid",
+        arguments: ["", "   ", "not a host", "api..", "ftp://x.io", "host:99999", "-bad.io", "a.io/pa th", "[zz]"]
+    )
+    func invalidHosts(host: String) {
+        #expect(!validated { $0.apiHost = host }.isValid)
+    }
+
+    @Test("Blank apiKey or sourceIdentifier is invalid")
+    func blankCredentials() {
+        #expect(!validated { $0.apiKey = " " }.isValid)
+        #expect(!validated { $0.sourceIdentifier = "" }.isValid)
+    }
+
+    @Test("flushAt below 1 and flushInterval of 0 or less are clamped and reported")
+    func clamps() {
+        let result = validated {
+            $0.flushAt = 0
+            $0.flushInterval = -1
+        }
+        #expect(result.isValid)
+        #expect(result.flushAt == 20)
+        #expect(result.flushInterval == .seconds(30))
+        #expect(result.adjustments.count == 2)
+        #expect(validated { $0.flushInterval = .nan }.flushInterval == .seconds(30))
+        #expect(validated { $0.flushInterval = 0.5 }.flushInterval == .milliseconds(500))
+    }
+}
+
+@Suite("Construction never throws")
+struct ConstructionTests {
+    @Test("An invalid configuration yields a disabled instance: no request, no file, a report")
+    func disabledInstance() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("binoban-disabled-\(UUID())")
+        let reports = ReportRecorder()
+        let transport = ScriptedTransport()
+        let binoban = BinobanFactory.shared.create(apiKey: "KEY", sourceIdentifier: "SOURCE") { config in
+            config.apiHost = "  "
+            config.storageDirectory = directory
+            config.transport = transport
+            config.errorHandler = reports.handler
+        }
+        #expect(!binoban.isOperational)
+        #expect(reports.kinds() == [.invalidConfiguration])
+        #expect(!reports.all[0].message.contains("KEY"))
+        binoban.track(name: "a")
+        binoban.identify(userId: "u", traits: ["x": 1])
+        binoban.setDeviceToken(token: "t")
+        binoban.reset()
+        requestFlush(binoban)
+        binoban.flushAt = 1
+        binoban.enabled = true
+        let result = await binoban.flush()
+        #expect(result.outcome == .paused)
+        #expect(binoban.anonymousId() == "")
+        #expect(binoban.userId() == nil)
+        #expect(!binoban.enabled)
+        _ = await binoban.shutdown(deadline: .seconds(1))
+        #expect(transport.requests.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+    }
+
+    @Test("Clamped values are reported and the instance works")
+    func clampedIsReported() async {
+        let harness = PipelineHarness { config in
+            config.flushAt = -5
+            config.flushInterval = 0
+        }
+        #expect(harness.binoban.isOperational)
+        #expect(harness.binoban.flushAt == 20)
+        #expect(harness.binoban.flushInterval == 30)
+        #expect(harness.reports.kinds().filter { $0 == .configurationAdjusted }.count == 1)  // rate-limited per kind
+        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+    }
+
+    @Test("Two instances on the same directory and source both work; the second is reported and stays in memory")
+    func sameDirectoryTwice() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("binoban-twice-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let firstReports = ReportRecorder()
+        let secondReports = ReportRecorder()
+        func make(_ reports: ReportRecorder, _ transport: ScriptedTransport) -> Binoban {
+            BinobanFactory.shared.create(apiKey: "KEY", sourceIdentifier: "SAME") { config in
+                config.apiHost = "api.binoban.io"
+                config.storageDirectory = directory
+                config.transport = transport
+                config.errorHandler = reports.handler
+            }
+        }
+        let firstTransport = ScriptedTransport()
+        let secondTransport = ScriptedTransport()
+        let first = make(firstReports, firstTransport)
+        let second = make(secondReports, secondTransport)
+        first.track(name: "one")
+        second.track(name: "two")
+        #expect(await first.flush().outcome == .completed)
+        #expect(await second.flush().outcome == .completed)
+        #expect(try firstTransport.uploadedEvents().map(\.event) == ["one"])
+        #expect(try secondTransport.uploadedEvents().map(\.event) == ["two"])
+        #expect(secondReports.all.contains { $0.kind == .storage && $0.message.contains("another instance") })
+        #expect(!firstReports.all.contains { $0.message.contains("another instance") })
+        _ = await first.shutdown(deadline: .seconds(5))
+        _ = await second.shutdown(deadline: .seconds(5))
+    }
+}
+
+@Suite("Static controls", .serialized)
+struct StaticControlsTests {
+    @Test("debugLogsEnabled defaults to false and is shared with the companion spelling")
+    func debugLogs() {
+        #expect(!Binoban.debugLogsEnabled)
+        Binoban.companion.debugLogsEnabled = true
+        #expect(Binoban.debugLogsEnabled)
+        Binoban.debugLogsEnabled = false
+        #expect(!Binoban.companion.debugLogsEnabled)
+        #expect(Binoban.version.split(separator: ".").count == 3)
+    }
+}

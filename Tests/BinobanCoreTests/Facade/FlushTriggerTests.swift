@@ -1,0 +1,121 @@
+import BinobanCoreTesting
+import Testing
+
+@testable import BinobanCore
+
+@Suite("Flush triggers")
+struct FlushTriggerTests {
+    @Test("flushAt: the third stored event uploads one batch of three")
+    func flushAtTrigger() async throws {
+        let harness = PipelineHarness { $0.flushAt = 3 }
+        await harness.settle()
+        harness.binoban.track(name: "a")
+        harness.binoban.track(name: "b")
+        await harness.storage.waitForStoredEvents(count: 2)
+        #expect(harness.transport.requests.isEmpty)
+        harness.binoban.track(name: "c")
+        let requests = await harness.transport.waitForRequests(count: 1)
+        #expect(try UploadedBatch.decode(requests[0].body).batch.map(\.event) == ["a", "b", "c"])
+        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+    }
+
+    @Test("A runtime flushAt change takes effect at once")
+    func flushAtRuntime() async throws {
+        let harness = PipelineHarness { $0.flushAt = 100 }
+        await harness.settle()
+        harness.binoban.track(name: "a")
+        harness.binoban.track(name: "b")
+        await harness.storage.waitForStoredEvents(count: 2)
+        harness.binoban.flushAt = 2
+        #expect(harness.binoban.flushAt == 2)
+        let requests = await harness.transport.waitForRequests(count: 1)
+        #expect(try UploadedBatch.decode(requests[0].body).batch.count == 2)
+        harness.binoban.flushAt = 0
+        #expect(harness.binoban.flushAt == 2)
+        #expect(harness.reports.contains(.configurationAdjusted))
+        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+    }
+
+    @Test("flushInterval: the timer uploads what is stored, and re-arms")
+    func intervalTrigger() async throws {
+        let harness = PipelineHarness { $0.flushInterval = 30 }
+        await harness.settle()
+        let start = harness.clock.now
+        await harness.clock.waitUntilSleepers { $0 == [start.advanced(by: .seconds(30))] }
+        harness.binoban.track(name: "a")
+        await harness.storage.waitForStoredEvents(count: 1)
+        harness.clock.advance(by: .seconds(29))
+        #expect(harness.transport.requests.isEmpty)
+        harness.clock.advance(by: .seconds(1))
+        let requests = await harness.transport.waitForRequests(count: 1)
+        #expect(try UploadedBatch.decode(requests[0].body).batch.map(\.event) == ["a"])
+        await harness.clock.waitUntilSleepers { $0 == [start.advanced(by: .seconds(60))] }
+        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+    }
+
+    @Test("A runtime flushInterval change reschedules the timer from now")
+    func intervalRuntime() async throws {
+        let harness = PipelineHarness { $0.flushInterval = 30 }
+        await harness.settle()
+        let start = harness.clock.now
+        await harness.clock.waitUntilSleepers { $0 == [start.advanced(by: .seconds(30))] }
+        harness.clock.advance(by: .seconds(2))
+        harness.binoban.flushInterval = 5
+        #expect(harness.binoban.flushInterval == 5)
+        await harness.clock.waitUntilSleepers { $0 == [start.advanced(by: .seconds(7))] }
+        harness.binoban.track(name: "a")
+        await harness.storage.waitForStoredEvents(count: 1)
+        harness.clock.advance(by: .seconds(5))
+        let requests = await harness.transport.waitForRequests(count: 1)
+        #expect(try UploadedBatch.decode(requests[0].body).batch.count == 1)
+        harness.binoban.flushInterval = -1
+        #expect(harness.binoban.flushInterval == 5)
+        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+    }
+
+    @Test("enabled = false drops new events, stops the timer and keeps stored batches; resuming uploads them")
+    func pauseAndResume() async throws {
+        let harness = PipelineHarness { $0.flushInterval = 30 }
+        await harness.settle()
+        harness.binoban.track(name: "kept")
+        await harness.storage.waitForStoredEvents(count: 1)
+        harness.binoban.enabled = false
+        await harness.clock.waitForSleepers(count: 0)
+        await harness.clock.waitUntilSleepers { $0.isEmpty }
+        harness.binoban.track(name: "dropped")
+        #expect(await harness.binoban.flush().outcome == .paused)
+        harness.clock.advance(by: .seconds(120))
+        #expect(harness.transport.requests.isEmpty)
+        #expect(await harness.memory.storedEventCount == 1)
+        harness.binoban.enabled = true
+        let requests = await harness.transport.waitForRequests(count: 1)
+        #expect(try UploadedBatch.decode(requests[0].body).batch.map(\.event) == ["kept"])
+        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+    }
+
+    @Test("flush() stores everything accepted before it first, then uploads")
+    func explicitFlush() async throws {
+        let harness = PipelineHarness { $0.flushAt = 1000 }
+        await harness.settle()
+        for index in 0..<25 { harness.binoban.track(name: "e\(index)") }
+        let result = await harness.binoban.flush()
+        #expect(result == BinobanFlushResult(outcome: .completed, uploadedBatches: 1, uploadedEvents: 25))
+        #expect(try harness.uploadedEvents().map(\.event) == (0..<25).map { "e\($0)" })
+        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+    }
+
+    @Test("Without a transport batches are kept and one report names the fix")
+    func missingTransport() async throws {
+        let harness = PipelineHarness { $0.transport = nil }
+        await harness.settle()
+        harness.binoban.track(name: "a")
+        #expect(await harness.binoban.flush().outcome == .keptForRetry)
+        #expect(await harness.binoban.flush().outcome == .keptForRetry)
+        #expect(harness.reports.all.filter { $0.kind == .transportMissing }.count == 1)
+        #expect(
+            harness.reports.all.first { $0.kind == .transportMissing }?.message.contains("URLSessionEventTransport")
+                == true)
+        #expect(await harness.memory.finishedBatchCount == 1)
+        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+    }
+}
