@@ -23,7 +23,7 @@ enum BinobanAssembly {
         }
 
         let random = configuration.randomSource
-        let namespace = StorageLocation.namespace(for: configuration.sourceIdentifier)
+        let namespace = BinobanFileEventStorage.namespace(forSourceIdentifier: configuration.sourceIdentifier)
         let directory = configuration.storageDirectory ?? StorageLocation.defaultDirectory()
         let needsDirectory = configuration.storage == nil || configuration.keyValueStore == nil
         var ownsDirectory = false

@@ -25,17 +25,6 @@ enum StorageLocation {
         #endif
     }
 
-    /// A file-name-safe namespace derived from the source identifier.
-    static func namespace(for sourceIdentifier: String) -> String {
-        let safe = sourceIdentifier.unicodeScalars.map { scalar -> Character in
-            let allowed =
-                scalar.isASCII
-                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_")
-            return allowed ? Character(scalar) : "_"
-        }
-        return String(safe.prefix(64))
-    }
-
     /// The directories (and namespaces) open in this process, so two instances never share files.
     private static let claimed = LockedValue(Set<String>())
 

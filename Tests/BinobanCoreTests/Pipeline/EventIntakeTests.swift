@@ -85,11 +85,4 @@ struct IdentityRestoreTests {
                 == IdentityState(anonymousId: "a", userId: nil, traits: [:], deviceToken: "t", deviceId: "d"))
         #expect(IdentityState.restore(from: restored.identity.snapshot) { "x" }.identity == restored.identity)
     }
-
-    @Test("The namespace is the source identifier made file-name safe")
-    func namespace() {
-        #expect(StorageLocation.namespace(for: "src_Abc-123") == "src_Abc-123")
-        #expect(StorageLocation.namespace(for: "../etc/pass wd") == "___etc_pass_wd")
-        #expect(StorageLocation.namespace(for: String(repeating: "a", count: 100)).count == 64)
-    }
 }

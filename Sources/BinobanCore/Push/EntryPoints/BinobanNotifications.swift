@@ -67,6 +67,13 @@ public final class BinobanNotifications: Sendable {
         sink.attach(target)
     }
 
+    /// Binds `target` only when no live instance is bound (what the factory does for the first instance it
+    /// creates); `true` when it was bound.
+    @discardableResult
+    func attachIfUnbound(_ target: any BinobanNotificationTarget) -> Bool {
+        sink.attachIfUnbound(target)
+    }
+
     /// Unbinds the current Binoban instance; later tokens and events wait for the next ``attach(_:)``.
     public func detach() {
         sink.detach()

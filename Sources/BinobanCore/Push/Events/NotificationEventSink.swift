@@ -4,14 +4,14 @@
 /// Locks are held only to read or change state; the target and the diagnostics handler are always called
 /// after the lock is released.
 final class NotificationEventSink: Sendable {
-    private struct State: Sendable {
+    fileprivate struct State: Sendable {
         var target: (any BinobanNotificationTarget)?
         var pendingToken: String?
         var pendingEvents: DropOldestBuffer<PendingEvent>
         var diagnostics: (@Sendable (NotificationDiagnostic) -> Void)?
     }
 
-    private struct PendingEvent: Sendable {
+    fileprivate struct PendingEvent: Sendable {
         var name: String
         var properties: JSONValue
     }
@@ -40,14 +40,28 @@ final class NotificationEventSink: Sendable {
 
     /// Binds `target`, then hands it the waiting token and events (token first, events oldest first).
     func attach(_ target: any BinobanNotificationTarget) {
-        let (token, events) = state.withLock { state -> (String?, [PendingEvent]) in
+        bind(target, onlyIfUnbound: false)
+    }
+
+    /// Binds `target` only when no live target is bound; `true` when it was bound.
+    @discardableResult
+    func attachIfUnbound(_ target: any BinobanNotificationTarget) -> Bool {
+        bind(target, onlyIfUnbound: true)
+    }
+
+    @discardableResult
+    private func bind(_ target: any BinobanNotificationTarget, onlyIfUnbound: Bool) -> Bool {
+        let handover = state.withLock { state -> (String?, [PendingEvent])? in
+            if onlyIfUnbound, state.liveTarget() != nil { return nil }
             state.target = target
             let token = state.pendingToken
             state.pendingToken = nil
             return (token, state.pendingEvents.removeAll())
         }
+        guard let (token, events) = handover else { return false }
         if let token { target.setDeviceToken(token: token) }
         for event in events { target.track(name: event.name, properties: event.properties) }
+        return true
     }
 
     /// Unbinds the current target; later tokens and events wait for the next ``attach(_:)``.
@@ -63,8 +77,9 @@ final class NotificationEventSink: Sendable {
             return
         }
         let target = state.withLock { state -> (any BinobanNotificationTarget)? in
-            if state.target == nil { state.pendingToken = token }
-            return state.target
+            let target = state.liveTarget()
+            if target == nil { state.pendingToken = token }
+            return target
         }
         target?.setDeviceToken(token: token)
     }
@@ -73,7 +88,7 @@ final class NotificationEventSink: Sendable {
     func track(_ interaction: NotificationInteraction) {
         let event = PendingEvent(name: interaction.type.eventName, properties: interaction.eventProperties)
         let (target, dropped) = state.withLock { state -> ((any BinobanNotificationTarget)?, Bool) in
-            if let target = state.target { return (target, false) }
+            if let target = state.liveTarget() { return (target, false) }
             return (nil, state.pendingEvents.append(event))
         }
         if let target {
@@ -87,4 +102,19 @@ final class NotificationEventSink: Sendable {
             )
         }
     }
+}
+
+extension NotificationEventSink.State {
+    /// The bound target, unless it has expired (an instance bound weakly that is gone): then it is unbound, so
+    /// tokens and events wait for the next one instead of vanishing.
+    fileprivate mutating func liveTarget() -> (any BinobanNotificationTarget)? {
+        if let expiring = target as? any ExpiringNotificationTarget, expiring.isExpired { target = nil }
+        return target
+    }
+}
+
+/// A notification target that can go away, such as a Binoban instance the factory bound weakly.
+protocol ExpiringNotificationTarget: BinobanNotificationTarget {
+    /// Whether the target is gone for good.
+    var isExpired: Bool { get }
 }
