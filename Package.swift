@@ -31,6 +31,8 @@ let package = Package(
         .library(name: "BinobanCoreURLSession", targets: ["BinobanCoreURLSession"]),
         .library(name: "BinobanCoreTesting", targets: ["BinobanCoreTesting"]),
         .library(name: "SDKCoreCommon", targets: ["SDKCoreCommon"]),
+        // A loopback HTTP/1.1 server for tests, demos and benchmarks of hosts that use the transports.
+        .library(name: "LoopbackHTTP", targets: ["LoopbackHTTP"]),
         .executable(name: "sdkcore", targets: ["sdkcore"]),
     ],
     dependencies: [],
@@ -59,7 +61,7 @@ let package = Package(
         // MARK: URLSession plumbing shared by both URLSession transports (not a product; links FoundationNetworking)
         .target(name: "URLSessionTransportSupport", swiftSettings: strictSettings),
 
-        // MARK: A loopback HTTP/1.1 server for tests and the demo (not a product)
+        // MARK: A loopback HTTP/1.1 server for tests, the demo and benchmarks
         .target(name: "LoopbackHTTP", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),
 
         // MARK: Command-line tool

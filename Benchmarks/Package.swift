@@ -14,6 +14,8 @@ let package = Package(
             dependencies: [
                 .product(name: "BinobanCore", package: "sdk-core"),
                 .product(name: "BinobanCoreTesting", package: "sdk-core"),
+                .product(name: "BinobanCoreURLSession", package: "sdk-core"),
+                .product(name: "LoopbackHTTP", package: "sdk-core"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         )

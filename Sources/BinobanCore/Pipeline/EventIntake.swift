@@ -63,10 +63,10 @@ final class EventIntake: Sendable {
         }
     }
 
-    private let state: HotPathLock<State>
+    private let state: LockedValue<State>
 
     init(identity: IdentityState, persistIdentity: Bool, capacity: Int, settings: Settings) {
-        state = HotPathLock(
+        state = LockedValue(
             State(
                 identity: identity,
                 identityDirty: persistIdentity,

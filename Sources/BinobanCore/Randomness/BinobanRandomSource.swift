@@ -27,12 +27,12 @@ extension BinobanRandomSource {
 /// Cheap enough for the event hot path (a `UUID()` costs about 1.3 µs; two draws from this cost tens of
 /// nanoseconds). Identifiers only need to be unique, not unpredictable.
 public final class SystemRandomSource: BinobanRandomSource {
-    private let state: HotPathLock<Xoshiro256StarStar>
+    private let state: LockedValue<Xoshiro256StarStar>
 
     /// Creates a generator seeded from `SystemRandomNumberGenerator`.
     public init() {
         var system = SystemRandomNumberGenerator()
-        state = HotPathLock(Xoshiro256StarStar(seed: system.next()))
+        state = LockedValue(Xoshiro256StarStar(seed: system.next()))
     }
 
     /// Returns 64 random bits.
