@@ -12,8 +12,10 @@ import Foundation
 ///
 /// The client turns the actions of each execution's ``FalconExecutionStateMachine`` into renderer and
 /// presenter commands, timers, diagnostics and callbacks. Inputs are processed one at a time in arrival order
-/// (an input reported while actions are being performed is queued, never handled re-entrantly). Every host
-/// callback, event and delegate call is enqueued on the executor, so none runs inside `execute`.
+/// (an input reported while actions are being performed is queued, never handled re-entrantly). Every
+/// host-facing output — callback, event, delegate call, renderer command, presenter operation — is enqueued
+/// on the executor in the machine's action order, so none runs inside `execute` and the host sees
+/// `onShouldShowLoadingIndicator` before `load`. Timers are armed (and log lines written) at the transition.
 public final class FalconClient: Sendable {
     /// The edges this client uses.
     public let dependencies: FalconClientDependencies
