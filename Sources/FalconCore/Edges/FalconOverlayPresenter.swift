@@ -26,8 +26,15 @@ public struct FalconOverlayRequest: Sendable {
 ///
 /// Also reports visibility (1.0 once presented and the app is active) and a dismissal the SDK did not ask for
 /// through ``FalconExecutionReporter/overlayDismissedExternally()``.
+///
+/// **Delivery.** Operations are delivered on the client's ``FalconExecutor`` (the main queue on Apple
+/// platforms, where view controllers must be presented), in one FIFO with the execution's callbacks and
+/// renderer commands: `present` arrives after `onShouldShowLoadingIndicator`, never inside `execute`. Every
+/// operation the SDK emitted is delivered, so a `dismiss` queued behind a `present` of an execution that was
+/// cancelled meanwhile still arrives and the modal does not stay on screen.
 public protocol FalconOverlayPresenter: Sendable {
-    /// Performs one operation. Must not block.
+    /// Performs one operation, on the executor. Must not block; may answer at once (from inside this call)
+    /// or later, on any thread.
     func perform(_ request: FalconOverlayRequest)
 }
 

@@ -8,8 +8,8 @@ public import Foundation
 ///
 /// Each input returns the actions to perform, in order. The machine reads no clock, does no I/O and holds no
 /// closures: time comes in as `now`, timers are ``Action/armTimer(_:deadline:generation:)`` actions the
-/// driver schedules, and every callback is an ``Action/callback(_:)`` the driver enqueues on the host
-/// executor. A terminal state ignores every input.
+/// driver schedules, and every callback, event, diagnostic, renderer command and presenter operation is an
+/// action the driver delivers on the host executor in this order. A terminal state ignores every input.
 ///
 /// ```swift
 /// var machine = FalconExecutionStateMachine(surface: .inline)

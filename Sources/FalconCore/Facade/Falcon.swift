@@ -60,17 +60,12 @@ public enum Falcon: Sendable {
         onShouldHideLoadingIndicator: @escaping @Sendable () -> Void = {},
         isSandbox: Bool = false
     ) {
-        shared.execute(
-            attributes: attributes,
-            placement: placement,
-            style: style,
-            onLoad: onLoad,
-            onUnload: onUnload,
-            onError: onError,
-            onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
-            onShouldHideLoadingIndicator: onShouldHideLoadingIndicator,
-            isSandbox: isSandbox
-        )
+        let client = shared
+        client.start(
+            FalconExecuteRequest(
+                attributes: client.convert(attributes), placement: placement, style: style, onLoad: onLoad,
+                onUnload: onUnload, onError: onError, onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
+                onShouldHideLoadingIndicator: onShouldHideLoadingIndicator, isSandbox: isSandbox))
     }
 
     /// Executes a placement with `JSONValue` attributes; see ``FalconClient``.
@@ -85,17 +80,11 @@ public enum Falcon: Sendable {
         onShouldHideLoadingIndicator: @escaping @Sendable () -> Void = {},
         isSandbox: Bool = false
     ) {
-        shared.execute(
-            attributes: attributes,
-            placement: placement,
-            style: style,
-            onLoad: onLoad,
-            onUnload: onUnload,
-            onError: onError,
-            onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
-            onShouldHideLoadingIndicator: onShouldHideLoadingIndicator,
-            isSandbox: isSandbox
-        )
+        shared.start(
+            FalconExecuteRequest(
+                attributes: attributes, placement: placement, style: style, onLoad: onLoad, onUnload: onUnload,
+                onError: onError, onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
+                onShouldHideLoadingIndicator: onShouldHideLoadingIndicator, isSandbox: isSandbox))
     }
 
     /// Registers the events handler for `layoutId`, replacing any previous one.

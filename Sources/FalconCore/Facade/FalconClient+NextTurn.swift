@@ -16,24 +16,14 @@ extension FalconClient {
         onShouldHideLoadingIndicator: @escaping @Sendable () -> Void = {},
         isSandbox: Bool = false
     ) -> FalconPendingExecution {
+        let request = FalconExecuteRequest(
+            attributes: attributes, placement: placement, style: style, onLoad: onLoad, onUnload: onUnload,
+            onError: onError, onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
+            onShouldHideLoadingIndicator: onShouldHideLoadingIndicator, isSandbox: isSandbox)
         let pending = FalconPendingExecution(client: self)
-        let callbacks = FalconCallbacks(
-            onLoad: onLoad,
-            onUnload: onUnload,
-            onError: onError,
-            onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
-            onShouldHideLoadingIndicator: onShouldHideLoadingIndicator
-        )
         dependencies.executor.enqueue { [weak self] in
             guard let self, pending.beginStart() else { return }
-            let id = self.start(
-                attributes: attributes,
-                placement: placement,
-                style: style,
-                callbacks: callbacks,
-                isSandbox: isSandbox
-            )
-            pending.didStart(id)
+            pending.didStart(self.start(request))
         }
         return pending
     }

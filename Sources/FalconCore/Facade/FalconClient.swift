@@ -12,8 +12,10 @@ import Foundation
 ///
 /// The client turns the actions of each execution's ``FalconExecutionStateMachine`` into renderer and
 /// presenter commands, timers, diagnostics and callbacks. Inputs are processed one at a time in arrival order
-/// (an input reported while actions are being performed is queued, never handled re-entrantly). Every host
-/// callback, event and delegate call is enqueued on the executor, so none runs inside `execute`.
+/// (an input reported while actions are being performed is queued, never handled re-entrantly). Every
+/// host-facing output — callback, event, delegate call, renderer command, presenter operation — is enqueued
+/// on the executor in the machine's action order, so none runs inside `execute` and the host sees
+/// `onShouldShowLoadingIndicator` before `load`. Timers are armed (and log lines written) at the transition.
 public final class FalconClient: Sendable {
     /// The edges this client uses.
     public let dependencies: FalconClientDependencies
@@ -86,21 +88,11 @@ public final class FalconClient: Sendable {
         onShouldHideLoadingIndicator: @escaping @Sendable () -> Void = {},
         isSandbox: Bool = false
     ) {
-        let conversion = JSONValue.convert(attributes)
-        if !conversion.issues.isEmpty {
-            log(.debug, nil, "\(conversion.issues.count) attribute value(s) could not be converted and were dropped")
-        }
-        execute(
-            attributes: conversion.value,
-            placement: placement,
-            style: style,
-            onLoad: onLoad,
-            onUnload: onUnload,
-            onError: onError,
-            onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
-            onShouldHideLoadingIndicator: onShouldHideLoadingIndicator,
-            isSandbox: isSandbox
-        )
+        start(
+            FalconExecuteRequest(
+                attributes: convert(attributes), placement: placement, style: style, onLoad: onLoad,
+                onUnload: onUnload, onError: onError, onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
+                onShouldHideLoadingIndicator: onShouldHideLoadingIndicator, isSandbox: isSandbox))
     }
 
     /// Executes a placement: resolves the attributes, builds the URL and renders it inline or as an overlay.
@@ -118,57 +110,36 @@ public final class FalconClient: Sendable {
         onShouldHideLoadingIndicator: @escaping @Sendable () -> Void = {},
         isSandbox: Bool = false
     ) {
-        let callbacks = FalconCallbacks(
-            onLoad: onLoad,
-            onUnload: onUnload,
-            onError: onError,
-            onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
-            onShouldHideLoadingIndicator: onShouldHideLoadingIndicator
-        )
-        start(attributes: attributes, placement: placement, style: style, callbacks: callbacks, isSandbox: isSandbox)
+        start(
+            FalconExecuteRequest(
+                attributes: attributes, placement: placement, style: style, onLoad: onLoad, onUnload: onUnload,
+                onError: onError, onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
+                onShouldHideLoadingIndicator: onShouldHideLoadingIndicator, isSandbox: isSandbox))
+    }
+
+    /// `attributes` as JSON; values JSON cannot carry are dropped and counted in a debug log line.
+    func convert(_ attributes: [String: Any]) -> JSONValue {
+        let conversion = JSONValue.convert(attributes)
+        if !conversion.issues.isEmpty {
+            log(.debug, nil, "\(conversion.issues.count) attribute value(s) could not be converted and were dropped")
+        }
+        return conversion.value
     }
 
     /// Creates an execution, queues its `start` and drains; returns the execution's id.
     @discardableResult
-    func start(
-        attributes: JSONValue,
-        placement: FalconPlacement,
-        style: FalconStyle?,
-        callbacks: FalconCallbacks,
-        isSandbox: Bool
-    ) -> UInt64 {
+    func start(_ request: FalconExecuteRequest) -> UInt64 {
         let sessionId = dependencies.idSource.makeSessionID()
         let (apiKey, config) = state.withLock { ($0.apiKey, $0.config) }
-        let resolved = FalconAttributeResolver.resolve(attributes, mapping: config.placementMapping)
+        let resolved = FalconAttributeResolver.resolve(request.attributes, mapping: config.placementMapping)
         if resolved.droppedUserValueCount > 0 {
             log(.debug, nil, "\(resolved.droppedUserValueCount) user_details value(s) were empty or not scalars")
         }
-        var preflight: FalconExecutionStateMachine.Preflight
-        if let apiKey {
-            if let placementId = resolved.placementId {
-                let built = FalconWebviewURLBuilder.build(
-                    baseURL: config.baseURL,
-                    apiKey: apiKey,
-                    placementId: placementId,
-                    sessionId: sessionId,
-                    userAttributes: resolved.userAttributes,
-                    isSandbox: isSandbox,
-                    style: style
-                )
-                switch built {
-                case .success(let url): preflight = .ready(url)
-                case .failure: preflight = .invalidURL
-                }
-            } else {
-                preflight = .unresolvedAttributes
-            }
-        } else {
-            preflight = .notInitialized
-        }
+        var preflight = Self.preflight(request, resolved, apiKey: apiKey, config: config, sessionId: sessionId)
         let surfaceKind: FalconExecutionStateMachine.Surface
         let surfaceID: ObjectIdentifier?
         let inlineSurface: WeakSurface?
-        switch placement {
+        switch request.placement {
         case .inline(let surface):
             surfaceKind = .inline
             surfaceID = ObjectIdentifier(surface)
@@ -199,7 +170,7 @@ public final class FalconClient: Sendable {
             }
             state.executions[id] = Execution(
                 machine: FalconExecutionStateMachine(surface: surfaceKind, loadTimeout: loadTimeout),
-                callbacks: callbacks,
+                callbacks: request.callbacks,
                 layoutId: resolved.layoutId,
                 diagnosticPlacement: resolved.diagnosticPlacement,
                 diagnosticLayoutId: resolved.diagnosticLayoutId,
@@ -213,6 +184,31 @@ public final class FalconClient: Sendable {
         }
         if shouldDrain { drain() }
         return id
+    }
+
+    /// The preflight checks that need no client state, in spec order: initialized, resolved, URL built.
+    private static func preflight(
+        _ request: FalconExecuteRequest,
+        _ resolved: FalconResolvedAttributes,
+        apiKey: String?,
+        config: FalconConfig,
+        sessionId: String
+    ) -> FalconExecutionStateMachine.Preflight {
+        guard let apiKey else { return .notInitialized }
+        guard let placementId = resolved.placementId else { return .unresolvedAttributes }
+        let built = FalconWebviewURLBuilder.build(
+            baseURL: config.baseURL,
+            apiKey: apiKey,
+            placementId: placementId,
+            sessionId: sessionId,
+            userAttributes: resolved.userAttributes,
+            isSandbox: request.isSandbox,
+            style: request.style
+        )
+        switch built {
+        case .success(let url): return .ready(url)
+        case .failure: return .invalidURL
+        }
     }
 
     // MARK: Beacons
@@ -304,13 +300,15 @@ public final class FalconClient: Sendable {
         case .diagnose(let code, let message):
             diagnose(code, message, execution)
         case .renderer(let command):
-            execution.renderer?.perform(FalconRenderRequest(command: command, reporter: execution.reporter))
+            // The renderer is resolved now and held by the queued job until delivery (one executor turn), so
+            // every command the machine emitted reaches it, even after the execution ended (a teardown).
+            guard let renderer = execution.renderer else { return }
+            let request = FalconRenderRequest(command: command, reporter: execution.reporter)
+            dependencies.executor.enqueue { renderer.perform(request) }
         case .presentOverlay:
-            dependencies.overlayPresenter.perform(
-                FalconOverlayRequest(operation: .present, reporter: execution.reporter))
+            present(.present, execution)
         case .dismissOverlay:
-            dependencies.overlayPresenter.perform(
-                FalconOverlayRequest(operation: .dismiss, reporter: execution.reporter))
+            present(.dismiss, execution)
         case .armTimer(let timer, let deadline, let generation):
             let handle = dependencies.clock.schedule(
                 FalconTimerRequest(deadline: deadline) { [weak self] in
@@ -328,6 +326,12 @@ public final class FalconClient: Sendable {
             }
             for handle in handles { handle.cancel() }
         }
+    }
+
+    private func present(_ operation: FalconOverlayRequest.Operation, _ execution: Execution) {
+        let presenter = dependencies.overlayPresenter
+        let request = FalconOverlayRequest(operation: operation, reporter: execution.reporter)
+        dependencies.executor.enqueue { presenter.perform(request) }
     }
 
     // MARK: Diagnostics
@@ -407,6 +411,7 @@ extension FalconClient {
         var reporter: FalconExecutionReporter
         var beaconTarget: URL?
 
+        /// The inline surface (while the host keeps it) or the overlay's renderer.
         var renderer: (any FalconRenderer)? { inlineSurface?.surface ?? overlayRenderer }
     }
 

@@ -4,7 +4,8 @@
 /// log sink, scripted renderer); apps install platform edges (main-queue executor, URLSession beacon
 /// transport, a UIKit overlay presenter).
 public struct FalconClientDependencies: Sendable {
-    /// Where callbacks, events and delegate calls run (serial, FIFO).
+    /// Where every host-facing output runs (serial, FIFO): callbacks, events, delegate calls, renderer commands
+    /// and presenter operations. Pass the main queue on Apple platforms.
     public var executor: any FalconExecutor
     /// Time for timers and beacon timestamps.
     public var clock: any FalconClock

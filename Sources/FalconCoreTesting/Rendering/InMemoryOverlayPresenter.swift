@@ -17,19 +17,28 @@ public final class InMemoryOverlayPresenter: FalconOverlayPresenter {
 
     private let makeRenderer: @Sendable () -> (any FalconRenderer)?
     private let dismissal: DismissalMode
-    private let reportsVisibility: Bool
+    private let visibility: Double?
     private let state = LockedValue(State())
 
     /// Creates a presenter that presents the renderer `makeRenderer` returns (or is unavailable when it returns
     /// `nil`), reports visibility 1.0 once presented when `reportsVisibility`, and dismisses per `dismissal`.
-    public init(
+    public convenience init(
         dismissal: DismissalMode = .immediate,
         reportsVisibility: Bool = true,
         makeRenderer: @escaping @Sendable () -> (any FalconRenderer)?
     ) {
+        self.init(dismissal: dismissal, visibility: reportsVisibility ? 1 : nil, makeRenderer: makeRenderer)
+    }
+
+    /// Creates a presenter that reports `visibility` (if any) right after presenting.
+    init(
+        dismissal: DismissalMode,
+        visibility: Double?,
+        makeRenderer: @escaping @Sendable () -> (any FalconRenderer)?
+    ) {
         self.makeRenderer = makeRenderer
         self.dismissal = dismissal
-        self.reportsVisibility = reportsVisibility
+        self.visibility = visibility
     }
 
     /// A presenter that never finds anywhere to present.
@@ -48,7 +57,7 @@ public final class InMemoryOverlayPresenter: FalconOverlayPresenter {
             }
             state.withLock { $0.presented = request.reporter }
             request.reporter.overlayPresented(renderer: renderer)
-            if reportsVisibility { request.reporter.visibility(1) }
+            if let visibility { request.reporter.visibility(visibility) }
         case .dismiss:
             switch dismissal {
             case .immediate:
@@ -60,8 +69,9 @@ public final class InMemoryOverlayPresenter: FalconOverlayPresenter {
         }
     }
 
-    /// Completes a dismissal requested in ``DismissalMode/manual`` mode.
-    public func completeDismissal() {
+    /// Completes a dismissal requested in ``DismissalMode/manual`` mode; `false` when none is pending.
+    @discardableResult
+    public func completeDismissal() -> Bool {
         let reporter = state.withLock { state -> FalconExecutionReporter? in
             defer {
                 state.pendingDismissal = nil
@@ -70,15 +80,19 @@ public final class InMemoryOverlayPresenter: FalconOverlayPresenter {
             return state.pendingDismissal
         }
         reporter?.overlayDismissed()
+        return reporter != nil
     }
 
-    /// Simulates a dismissal the SDK did not ask for (the system or the user closed the modal).
-    public func dismissExternally() {
+    /// Simulates a dismissal the SDK did not ask for (the system or the user closed the modal); `false` when
+    /// nothing is presented.
+    @discardableResult
+    public func dismissExternally() -> Bool {
         let reporter = state.withLock { state -> FalconExecutionReporter? in
             defer { state.presented = nil }
             return state.presented
         }
         reporter?.overlayDismissedExternally()
+        return reporter != nil
     }
 
     /// Every operation requested, in order.

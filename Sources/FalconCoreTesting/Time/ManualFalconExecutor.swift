@@ -3,7 +3,7 @@
 /// ```swift
 /// let executor = ManualFalconExecutor()
 /// client.execute(attributes: attributes, placement: .overlay)
-/// executor.runAll()  // delivers onShouldShowLoadingIndicator, …
+/// executor.runAll()  // delivers onShouldShowLoadingIndicator, then present, load, …
 /// ```
 public final class ManualFalconExecutor: FalconExecutor {
     private let queue = LockedValue([@Sendable () -> Void]())

@@ -34,9 +34,9 @@ struct FalconClientTests {
             .init(at: .milliseconds(1_300), .visibility(1)),
         ])
         rig.execute(Self.attributes, placement: .inline(renderer))
-        // Nothing is delivered from inside execute: the show callback waits on the executor.
-        #expect(rig.timeline.entries.isEmpty)
-        #expect(rig.executor.pendingCount == 1)
+        // Nothing is delivered from inside execute: the show callback and the load wait on the executor.
+        #expect(rig.timeline.entries.isEmpty && renderer.commands.isEmpty)
+        #expect(rig.executor.pendingCount == 2)
         rig.clock.advance(by: .seconds(3))
         #expect(rig.timeline.entries == [Self.show, Self.hide, .callback("onLoad"), .event("placementInteractive")])
         let interactiveTime = rig.timeline.timedEntries.last?.time
@@ -204,6 +204,7 @@ struct FalconClientTests {
         // Removal takes effect for events already queued: lookup happens at delivery.
         let failing = rig.renderer([])
         rig.execute(Self.attributes, placement: .inline(failing))
+        rig.executor.runAll()  // delivers show and load
         failing.play(.error())
         #expect(rig.executor.pendingCount > 0)
         rig.client.removeEventsHandler(layoutId: Self.layout)
@@ -396,7 +397,8 @@ struct FalconClientTests {
                 }
             }
         }
-        // Every execute returned, so every queued input was drained and every surface got its `load`.
+        // Every execute returned, so every queued input was drained; running the executor delivers the loads.
+        rig.executor.runAll()
         await withTaskGroup(of: Void.self) { group in
             for (index, surface) in surfaces.enumerated() {
                 group.addTask {
@@ -440,6 +442,7 @@ struct FalconClientTests {
         ]
         rig.client.execute(
             attributes: attributes, placement: .inline(renderer), style: FalconStyle(slotPadding: 8), isSandbox: true)
+        rig.executor.runAll()
         guard case .load(let url, _) = renderer.commands.first else {
             Issue.record("no load")
             return

@@ -22,10 +22,8 @@ struct FalconScenarioRunnerTests {
     }
 
     static let correct: [FalconScenarioExpectation] = [
-        .init(type: "load", fields: ["surface": "main", "url": .string(url), "at": 0]),
         .init(type: "callback", fields: ["name": "onShouldShowLoadingIndicator", "execution": 1]),
-        .init(type: "stop", fields: ["surface": "main", "at": 100]),
-        .init(type: "teardown", fields: ["surface": "main"]),
+        .init(type: "load", fields: ["surface": "main", "url": .string(url), "at": 0]),
         .init(type: "diagnostic", fields: ["code": "webviewHTTPError", "placement": "V", "layoutId": "L"]),
         .init(
             type: "beacon",
@@ -36,6 +34,8 @@ struct FalconScenarioRunnerTests {
                     "sdkv": "$SDK_VERSION", "ts": 1_783_512_000_100,
                 ],
             ]),
+        .init(type: "stop", fields: ["surface": "main", "at": 100]),
+        .init(type: "teardown", fields: ["surface": "main"]),
         .init(type: "callback", fields: ["name": "onShouldHideLoadingIndicator"]),
         .init(type: "callback", fields: ["name": "onError", "error": "placementLoadError"]),
         .init(type: "event", fields: ["name": "placementFailure", "layoutId": "L", "error": "placementLoadError"]),
@@ -50,37 +50,37 @@ struct FalconScenarioRunnerTests {
 
     @Test func wrongURLGivesAReadableDiff() async throws {
         var expect = Self.correct
-        expect[0].fields["url"] = "https://pr.falconlabs.us/ui/webview?placement=WRONG&apiKey=KEY&sessionId=session-1"
+        expect[1].fields["url"] = "https://pr.falconlabs.us/ui/webview?placement=WRONG&apiKey=KEY&sessionId=session-1"
         let result = await FalconScenarioRunner.run(Self.failingScenario(expect: expect))
         #expect(!result.passed)
         let mismatch = try #require(result.mismatch)
-        #expect(mismatch.index == 0)
+        #expect(mismatch.index == 1)
         #expect(
             mismatch.reason.hasPrefix("field \"url\": expected \"https://pr.falconlabs.us/ui/webview?placement=WRONG"))
-        #expect(result.summary.hasPrefix("first mismatch at output #0: field \"url\""))
+        #expect(result.summary.hasPrefix("first mismatch at output #1: field \"url\""))
         #expect(result.report.contains("scenario http-500: FAIL"))
-        #expect(result.report.contains("    !! #0 expected {\"type\":\"load\""))
+        #expect(result.report.contains("    !! #1 expected {\"type\":\"load\""))
         #expect(result.report.contains("placement=V&apiKey"))
-        #expect(result.report.contains("    ok #1 {\"type\":\"callback\""))
+        #expect(result.report.contains("    ok #0 {\"type\":\"callback\""))
     }
 
     @Test func wrongOrderIsAMismatch() async throws {
         var expect = Self.correct
-        expect.swapAt(2, 3)
+        expect.swapAt(4, 5)
         let result = await FalconScenarioRunner.run(Self.failingScenario(expect: expect))
         let mismatch = try #require(result.mismatch)
-        #expect(mismatch.index == 2)
+        #expect(mismatch.index == 4)
         #expect(mismatch.reason == "expected a teardown output, observed a stop output")
     }
 
     @Test func wrongTimeAndBeaconFieldAreMismatches() async throws {
         var late = Self.correct
-        late[2].fields["at"] = 99
+        late[4].fields["at"] = 99
         let lateResult = await FalconScenarioRunner.run(Self.failingScenario(expect: late))
         #expect(lateResult.mismatch?.reason == "field \"at\": expected 99, observed 100")
 
         var beacon = Self.correct
-        beacon[5].fields = ["fields": ["code": "webviewLoadTimedOut"]]
+        beacon[3].fields = ["fields": ["code": "webviewLoadTimedOut"]]
         let beaconResult = await FalconScenarioRunner.run(Self.failingScenario(expect: beacon))
         #expect(
             beaconResult.mismatch?.reason
