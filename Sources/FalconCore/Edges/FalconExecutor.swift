@@ -16,13 +16,27 @@ public protocol FalconExecutor: Sendable {
     func enqueue(_ job: @escaping @Sendable () -> Void)
 }
 
-/// The default executor: a private serial `DispatchQueue` (a UI host passes `DispatchQueue.main`).
+/// The default executor: a serial `DispatchQueue`.
+///
+/// By default it is the main queue on iOS, tvOS, watchOS and visionOS, where the iOS SDK dispatches every
+/// callback ("All callbacks are dispatched on the main thread") and where a web view must be driven; elsewhere
+/// (Linux servers, macOS tools, whose main queue may never be serviced) it is a private serial queue. A macOS app
+/// passes `DispatchQueue.main` itself.
 public struct FalconDispatchQueueExecutor: FalconExecutor {
     private let queue: DispatchQueue
 
-    /// Creates an executor on a new serial queue, or on `queue` (for example `DispatchQueue.main`).
-    public init(queue: DispatchQueue = DispatchQueue(label: "us.falconlabs.FalconCore.callbacks")) {
+    /// Creates an executor on `queue`, or on the platform default described above.
+    public init(queue: DispatchQueue = FalconDispatchQueueExecutor.defaultQueue()) {
         self.queue = queue
+    }
+
+    /// The main queue on UIKit platforms, a new private serial queue elsewhere.
+    public static func defaultQueue() -> DispatchQueue {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        return DispatchQueue.main
+        #else
+        return DispatchQueue(label: "us.falconlabs.FalconCore.callbacks")
+        #endif
     }
 
     /// Runs `job` asynchronously on the queue.
