@@ -90,8 +90,11 @@ struct LoopbackDeliveryCase: BenchmarkCase {
             for index in 0..<count {
                 binoban.track(name: "purchase", properties: Instances.properties(index))
             }
-            while received.withLock({ $0 }) < count {
-                _ = await binoban.flush()
+            var rounds = 0
+            while received.withLock({ $0 }) < count, rounds < 50 {
+                let result = await binoban.flush()
+                rounds += 1
+                if environment("BENCH_VERBOSE") != nil { print("  flush: \(result)") }
             }
         }
         _ = await binoban.shutdown(deadline: .seconds(5))
