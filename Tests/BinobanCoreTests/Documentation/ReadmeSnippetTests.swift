@@ -17,7 +17,7 @@ struct BinobanReadmeSnippetTests {
         let ingest = ScriptedTransport()
         let reports = LockedValue<[BinobanError]>([])
 
-        // README, verbatim from here (except the two lines marked "differs").
+        // README, verbatim from here, except the three lines marked "differs".
         let binoban = BinobanFactory.shared.create(apiKey: "YOUR_API_KEY", sourceIdentifier: "YOUR_SOURCE_ID") {
             config in
             config.apiHost = "api.binoban.io"
@@ -27,7 +27,8 @@ struct BinobanReadmeSnippetTests {
             // differs: not in the README, which keeps the default directory (the user's data directory); a test
             // must not write there.
             config.storageDirectory = directory
-            config.errorHandler = { error in reports.withLock { $0.append(error) } }  // README: print(error)
+            // differs: the README prints each report; the test collects them to check that there are none.
+            config.errorHandler = { error in reports.withLock { $0.append(error) } }
         }
 
         binoban.identify(userId: "user_123", traits: ["email": "test@example.com"])
