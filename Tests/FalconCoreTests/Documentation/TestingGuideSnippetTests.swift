@@ -59,7 +59,7 @@ struct FalconTestingGuideSnippetTests {
             onError: callbacks.onError
         )
         clock.advance(by: .seconds(4))
-        // The content closed at 3 s, but the overlay is still on screen: nothing is delivered yet.
+        // The content closed at 3 s, but the overlay is still on screen: no onUnload yet.
         #expect(timeline.entries == [.callback("onLoad"), .event("placementInteractive")])
         #expect(presenter.isPresenting)
 
