@@ -1,0 +1,88 @@
+import BinobanCoreTesting
+import Foundation
+import Testing
+
+/// The examples of `Docs/Testing.md` (Binoban part), compiled and run with every `swift test`. Each test body
+/// is the guide's code block; change both together.
+@Suite("Docs/Testing.md: BinobanCoreTesting examples")
+struct BinobanTestingGuideSnippetTests {
+    /// An instance on virtual time with a scripted ingest, in-memory storage and a fixed context.
+    static func makeInstance(
+        clock: ManualClock,
+        transport: ScriptedTransport,
+        storage: any BinobanEventStorage = InMemoryEventStorage(),
+        random: any BinobanRandomSource = FixedRandomSource(unitValues: [0.5])
+    ) -> Binoban {
+        var configuration = Configuration(apiKey: "KEY", sourceIdentifier: "SOURCE")
+        configuration.apiHost = "api.binoban.io"
+        configuration.transport = transport
+        configuration.storage = storage
+        configuration.keyValueStore = InMemoryKeyValueStore()
+        configuration.clock = clock  // timers and backoff
+        configuration.wallClock = clock  // event timestamps and sentAt
+        configuration.randomSource = random  // identifiers and jitter
+        configuration.contextProvider = FixedContextProvider()
+        return Binoban.create(configuration: configuration)
+    }
+
+    @Test("A 503 is retried after the jittered backoff; the same batch goes twice")
+    func retryAfterBackoff() async throws {
+        let clock = ManualClock()
+        let transport = ScriptedTransport(script: [503])  // then the default answer, 200
+        // FixedRandomSource(unitValues: [0.5]) (the default here): every jitter draw is half the ceiling.
+        let binoban = Self.makeInstance(clock: clock, transport: transport)
+        await binoban.flush()  // the startup flush is over
+
+        binoban.track(name: "purchase", properties: ["item": "shoes"])
+        async let flushed = binoban.flush()
+        let retryAt = clock.now.advanced(by: .milliseconds(500))  // 0.5 × backoffBaseMillis
+        await clock.waitUntilSleepers { $0.contains(retryAt) }  // the backoff is armed
+        clock.advance(by: .milliseconds(500))
+
+        #expect(await flushed.outcome == .completed)
+        let batches = try transport.requests.map { try UploadedBatch.decode($0.body) }
+        #expect(batches.count == 2)
+        #expect(batches[0].batch == batches[1].batch)
+        #expect(batches.map(\.sentAt) == ["2026-08-02T12:00:00.000Z", "2026-08-02T12:00:00.500Z"])
+        await binoban.shutdown(deadline: .zero)
+    }
+
+    @Test("Stored events are uploaded when the flush interval passes")
+    func intervalFlush() async throws {
+        let clock = ManualClock()
+        let transport = ScriptedTransport()
+        let storage = ObservableEventStorage(InMemoryEventStorage())
+        let binoban = Self.makeInstance(clock: clock, transport: transport, storage: storage)
+        await binoban.flush()
+
+        binoban.track(name: "a")
+        binoban.track(name: "b")
+        await storage.waitForStoredEvents(count: 2)  // written by the instance's task
+        #expect(transport.requests.isEmpty)  // 2 < flushAt (20): nothing sent yet
+
+        clock.advance(by: .seconds(30))  // the interval timer fires
+        _ = await transport.waitForRequests(count: 1)
+        #expect(try transport.uploadedEvents().map(\.event) == ["a", "b"])
+        await binoban.shutdown(deadline: .zero)
+    }
+
+    @Test("identify and reset change the identity the next events carry")
+    func identity() async throws {
+        let clock = ManualClock()
+        let transport = ScriptedTransport()
+        let binoban = Self.makeInstance(clock: clock, transport: transport, random: SeededRandomSource(seed: 7))
+
+        binoban.identify(userId: "user_123", traits: ["plan": "pro"])
+        binoban.track(name: "logged_in")
+        let before = binoban.anonymousId()
+        binoban.reset()
+        binoban.track(name: "logged_out")
+        await binoban.flush()
+
+        let events = try transport.uploadedEvents()
+        #expect(events.map(\.userId) == ["user_123", "user_123", nil])
+        #expect(events.map(\.anonymousId) == [before, before, binoban.anonymousId()])
+        #expect(binoban.anonymousId() != before)
+        await binoban.shutdown(deadline: .zero)
+    }
+}
