@@ -234,7 +234,7 @@ public final class Binoban: Sendable {
     /// ``BinobanError/Kind/alreadyRunning`` when another `run()` of this instance is active.
     ///
     /// ```swift
-    /// try await withThrowingDiscardingTaskGroup { group in
+    /// try await withThrowingTaskGroup(of: Void.self) { group in
     ///     group.addTask { try await binoban.run() }
     ///     // … the server …
     /// }
