@@ -81,13 +81,13 @@ struct FalconTestingGuideSnippetTests {
                 {"at": 100, "input": {"type": "navigationResponse", "surface": "main", "status": 404}}
               ],
               "expect": [
-                {"type": "load", "surface": "main", "at": 0},
                 {"type": "callback", "name": "onShouldShowLoadingIndicator", "at": 0},
-                {"type": "stop", "surface": "main", "at": 100},
-                {"type": "teardown", "surface": "main", "at": 100},
+                {"type": "load", "surface": "main", "at": 0},
                 {"type": "diagnostic", "code": "webviewHTTPError", "placement": "ORDER_STATUS", "at": 100},
                 {"type": "beacon", "body": {"sdkv": "$SDK_VERSION", "code": "webviewHTTPError",
                   "placement": "ORDER_STATUS", "layoutId": null, "platform": "test", "ts": 1783512000100}},
+                {"type": "stop", "surface": "main", "at": 100},
+                {"type": "teardown", "surface": "main", "at": 100},
                 {"type": "callback", "name": "onShouldHideLoadingIndicator", "at": 100},
                 {"type": "callback", "name": "onError", "error": "placementLoadError", "at": 100}
               ]
