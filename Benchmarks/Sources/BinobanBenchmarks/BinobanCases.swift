@@ -45,19 +45,33 @@ struct EncodeAndAppendCase: BenchmarkCase {
     var target: Double? { 250_000 }
 
     func sample() async -> Double {
-        let limits = BinobanStorageLimits(maxFinishedBatches: 1_000_000, maxTotalBytes: .max)
-        let storage = ObservableEventStorage(InMemoryEventStorage(limits: limits))
-        let binoban = Instances.make(storage: storage, capacity: events, limits: limits)
-        let count = events
-        let seconds = await measureSeconds {
-            for index in 0..<count {
-                binoban.track(name: "purchase", properties: Instances.properties(index))
-            }
-            await storage.waitForStoredEvents(count: count)
-        }
-        _ = await binoban.shutdown(deadline: .seconds(2))
-        return Double(count) / seconds
+        let limits = BinobanStorageLimits.unbounded
+        return await eventsPerSecondStored(events, into: InMemoryEventStorage(limits: limits), limits: limits)
     }
+}
+
+extension BinobanStorageLimits {
+    /// Bounds so large that no batch is ever evicted: for cases that must measure with zero drops.
+    static let unbounded = BinobanStorageLimits(maxFinishedBatches: 1_000_000, maxTotalBytes: .max)
+}
+
+/// Tracks `count` events into an instance over `storage` (a write stage large enough for all of them) and
+/// returns events per second from the first `track()` until the storage holds every one.
+func eventsPerSecondStored(
+    _ count: Int,
+    into storage: any BinobanEventStorage,
+    limits: BinobanStorageLimits
+) async -> Double {
+    let observed = ObservableEventStorage(storage)
+    let binoban = Instances.make(storage: observed, capacity: count, limits: limits)
+    let seconds = await measureSeconds {
+        for index in 0..<count {
+            binoban.track(name: "purchase", properties: Instances.properties(index))
+        }
+        await observed.waitForStoredEvents(count: count)
+    }
+    _ = await binoban.shutdown(deadline: .seconds(5))
+    return Double(count) / seconds
 }
 
 /// Upload body bytes per event, envelope included, for events with three small properties.

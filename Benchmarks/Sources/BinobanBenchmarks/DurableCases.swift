@@ -26,7 +26,7 @@ struct DurableWriteCase: BenchmarkCase {
     func sample() async -> Double {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let limits = BinobanStorageLimits(maxFinishedBatches: 1_000_000, maxTotalBytes: .max)
+        let limits = BinobanStorageLimits.unbounded
         guard
             let files = try? BinobanFileEventStorage(
                 directory: directory.url, limits: limits, namespace: "bench-source")
@@ -34,17 +34,7 @@ struct DurableWriteCase: BenchmarkCase {
             print("  could not open a file storage in \(directory.url.path)")
             return 0
         }
-        let storage = ObservableEventStorage(files)
-        let binoban = Instances.make(storage: storage, capacity: events, limits: limits)
-        let count = events
-        let seconds = await measureSeconds {
-            for index in 0..<count {
-                binoban.track(name: "purchase", properties: Instances.properties(index))
-            }
-            await storage.waitForStoredEvents(count: count)
-        }
-        _ = await binoban.shutdown(deadline: .seconds(5))
-        return Double(count) / seconds
+        return await eventsPerSecondStored(events, into: files, limits: limits)
     }
 }
 
