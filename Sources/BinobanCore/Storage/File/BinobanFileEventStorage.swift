@@ -47,7 +47,7 @@ import Darwin
 ///
 /// The storage is meant for one owner (the pipeline's driver); two instances (or processes) must not use the
 /// same namespace in the same directory at the same time.
-public actor BinobanFileEventStorage: BinobanEventStorage {
+public actor BinobanFileEventStorage: BinobanRoomReportingStorage {
     /// The bounds this storage enforces.
     public nonisolated let limits: BinobanStorageLimits
     /// The namespace in the file names of this storage's batches.
@@ -216,6 +216,25 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             throw failure
         }
         return report
+    }
+
+    /// How many of `events`, from the first, can be appended (and the open batch then finished) without evicting
+    /// a batch; at least one when the storage is empty. No I/O.
+    public func eventsFittingWithoutEviction(_ events: [Data]) -> Int {
+        let limits = self.limits
+        var forecast = StorageRoomForecast(
+            finishedBatches: finished.count,
+            countedBytes: finishedBytes,
+            openEvents: openBatch?.entry.eventCount ?? 0,
+            openBodyBytes: openBatch?.entry.bodyBytes ?? 0,
+            openCountedBytes: openBatch?.entry.fileBytes ?? 0,
+            limits: limits,
+            envelopeOverhead: limits.envelopeOverheadBytes,
+            emptyBatchBytes: BatchRecordFormat.magic.count,
+            countedBytesPerEvent: { size, _ in size + BatchRecordFormat.recordHeaderBytes },
+            isOversize: { $0 >= limits.maxEventBytes || $0 + limits.envelopeOverheadBytes >= limits.maxBatchBytes }
+        )
+        return forecast.fittingPrefix(of: events.lazy.map(\.count))
     }
 
     /// Finishes the open batch, if it holds any event, so that it becomes uploadable.
