@@ -52,6 +52,8 @@ struct StorageRoomForecast {
     /// How many of `sizes`, from the first, fit; see ``BinobanRoomReportingStorage``.
     mutating func fittingPrefix(of sizes: some Sequence<Int>) -> Int {
         let wasEmpty = finishedBatches == 0 && openEvents == 0
+        // Held events that would already evict once the open batch is closed leave no room for anything.
+        guard wasEmpty || fitsOnceClosed else { return 0 }
         var fitting = 0
         for size in sizes {
             if !isOversize(size) {
