@@ -42,7 +42,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     private var roomWaiter: CheckedContinuation<Void, Never>?
 
     /// Events handed to the writer per chunk.
-    static var chunkSize: Int { 512 }
+    static var chunkSize: Int { 2048 }
 
     init(parts: PipelineParts, clock: C) {
         self.parts = parts
