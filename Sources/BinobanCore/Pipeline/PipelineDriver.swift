@@ -411,8 +411,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
                 processed += 1
                 result.uploadedBatches += 1
                 result.uploadedEvents += eventCounts[batch] ?? 0
-                await removeBatch(batch, from: storage)
-                uploadMoved(.batchRemoved)
+                uploadMoved(await removeBatch(batch, from: storage) ? .batchRemoved : .uploadFailed)
             case .drop(let batch, let status):
                 processed += 1
                 result.rejectedBatches += 1
@@ -422,8 +421,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
                     "the server rejected \(batch) (\(eventCounts[batch] ?? 0) events) with status \(status); "
                         + "it was dropped"
                 )
-                await removeBatch(batch, from: storage)
-                uploadMoved(.batchRemoved)
+                uploadMoved(await removeBatch(batch, from: storage) ? .batchRemoved : .uploadFailed)
             case .wait(let milliseconds, _):
                 // A transient failure: until a batch gets through, writes evict instead of waiting.
                 uploadMoved(.uploadFailed)
@@ -449,14 +447,18 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         return (result, processed)
     }
 
-    private func removeBatch(_ batch: BinobanBatchID, from storage: any BinobanEventStorage) async {
+    /// Deletes a sent batch; `false` (reported) when the storage could not, which counts as a failing upload so
+    /// that a waiting writer does not have the same batch sent again and again.
+    private func removeBatch(_ batch: BinobanBatchID, from storage: any BinobanEventStorage) async -> Bool {
         await gate.acquire()
+        defer { gate.release() }
         do {
             try await storage.remove(batch)
+            return true
         } catch {
             parts.reporter.report(.storage, "\(batch) could not be deleted: \(error)")
+            return false
         }
-        gate.release()
     }
 
     private func with(_ result: BinobanFlushResult, _ outcome: BinobanFlushResult.Outcome) -> BinobanFlushResult {
