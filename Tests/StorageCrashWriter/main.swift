@@ -1,9 +1,9 @@
 // A helper process for the storage crash test: appends events to a BinobanFileEventStorage until it is killed.
 //
-// Usage: BinobanStorageCrashWriter <directory> <namespace>
+// Usage: BinobanStorageCrashWriter <directory> <namespace> [process-crash|power-loss]
 //
 // Appends events `{"i":<n>,"p":"<padding>"}` (n = 0, 1, 2, …) in calls of 16 to a storage with 4 000-byte
-// batches (so batches are finished, synced and renamed all the time), and after each call that returned writes
+// batches (so batches are finished, synced when the durability is power-loss, and renamed all the time), and after each call that returned writes
 // `stored <count>` on its own line to standard output: every event below <count> has been handed to the disk.
 // The test kills it with SIGKILL at a random moment of that loop and checks what the next open recovers.
 
@@ -37,16 +37,19 @@ func report(_ text: String) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else {
-    report("usage: BinobanStorageCrashWriter <directory> <namespace>")
+guard arguments.count == 3 || arguments.count == 4 else {
+    report("usage: BinobanStorageCrashWriter <directory> <namespace> [process-crash|power-loss]")
     exit(64)
 }
+let durability: BinobanFileDurability =
+    arguments.count == 4 && arguments[3] == "power-loss" ? .survivesPowerLoss : .survivesProcessCrash
 let limits = BinobanStorageLimits(
     maxEventBytes: 1_000, maxBatchBytes: 4_000, envelopeOverheadBytes: 100, maxFinishedBatches: 1_000_000,
     maxTotalBytes: Int.max)
 do {
     let storage = try BinobanFileEventStorage(
-        directory: URL(fileURLWithPath: arguments[1], isDirectory: true), limits: limits, namespace: arguments[2])
+        directory: URL(fileURLWithPath: arguments[1], isDirectory: true), limits: limits, namespace: arguments[2],
+        durability: durability)
     var next = 0
     while true {
         let events = (next..<(next + 16)).map { index in

@@ -15,10 +15,14 @@ import Darwin
 #endif
 
 /// Events per second from the first `track()` until every event is durably written to batch files
-/// (`BinobanFileEventStorage` in a fresh temporary directory), with bounds large enough that nothing is dropped.
+/// (`BinobanFileEventStorage` in a fresh temporary directory, at the given durability level), with bounds large
+/// enough that nothing is dropped.
 struct DurableWriteCase: BenchmarkCase {
     var events: Int
-    var name: String { "events/s durably written to batch files (BinobanFileEventStorage, zero drops)" }
+    var durability: BinobanFileDurability = .survivesProcessCrash
+    var name: String {
+        "events/s durably written to batch files (BinobanFileEventStorage, \(durability), zero drops)"
+    }
     var unit: String { "events/s" }
     var higherIsBetter: Bool { true }
     var target: Double? { 250_000 }
@@ -29,7 +33,7 @@ struct DurableWriteCase: BenchmarkCase {
         let limits = BinobanStorageLimits.unbounded
         guard
             let files = try? BinobanFileEventStorage(
-                directory: directory.url, limits: limits, namespace: "bench-source")
+                directory: directory.url, limits: limits, namespace: "bench-source", durability: durability)
         else {
             print("  could not open a file storage in \(directory.url.path)")
             return 0

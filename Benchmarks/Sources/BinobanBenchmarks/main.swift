@@ -19,7 +19,8 @@ let cases: [any BenchmarkCase] = [
     TrackCallsCase(producers: 1, callsPerProducer: 1_000_000),
     TrackCallsCase(producers: 8, callsPerProducer: 125_000),
     EncodeAndAppendCase(events: 100_000),
-    DurableWriteCase(events: 100_000),
+    DurableWriteCase(events: 100_000, durability: .survivesProcessCrash),
+    DurableWriteCase(events: 100_000, durability: .survivesPowerLoss),
     LoopbackDeliveryCase(events: 100_000),
     BodyBytesCase(),
 ]

@@ -36,9 +36,13 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     private var uploadTask: Task<Void, Never>?
     private var scheduler = UploadScheduler()
     private var carriedResults: [UInt64: BinobanFlushResult] = [:]
+    private var admission = WriteAdmission()
+    /// Grows whenever an upload removes a batch, fails, or a round ends; a writer waiting for room rechecks then.
+    private var uploadProgress: UInt64 = 0
+    private var roomWaiter: CheckedContinuation<Void, Never>?
 
     /// Events handed to the writer per chunk.
-    static var chunkSize: Int { 512 }
+    static var chunkSize: Int { 2048 }
 
     init(parts: PipelineParts, clock: C) {
         self.parts = parts
@@ -99,6 +103,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         timerTask?.cancel()
         timerTask = nil
         uploadTask?.cancel()
+        signalUploadProgress()
         await writerTask?.value
         writerTask = nil
         parts.waiters.resumeAll(with: BinobanFlushResult(outcome: .interrupted))
@@ -159,14 +164,25 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             encoder.encode(event, to: &scratch, timestamps: &timestamps)
             encoded.append(Data(scratch))
         }
+        var remaining = encoded[...]
+        while !remaining.isEmpty {
+            let admitted = await admittedCount(of: remaining, in: storage)
+            let part = admitted == encoded.count ? encoded : Array(remaining.prefix(admitted))
+            guard await append(part, to: storage, unstored: remaining.count) else { return }
+            remaining = remaining.dropFirst(admitted)
+        }
+    }
+
+    /// Appends and reports what the storage refused or evicted; `false` (reported) when the storage failed.
+    private func append(_ events: [Data], to storage: any BinobanEventStorage, unstored: Int) async -> Bool {
         await gate.acquire()
         let report: BinobanStorageWriteReport
         do {
-            report = try await storage.append(encoded)
+            report = try await storage.append(events)
         } catch {
             gate.release()
-            parts.reporter.report(.storage, "\(encoded.count) events could not be stored: \(error)")
-            return
+            parts.reporter.report(.storage, "\(unstored) events could not be stored: \(error)")
+            return false
         }
         gate.release()
         if report.rejectedOversizeEvents > 0 {
@@ -184,6 +200,45 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             )
         }
         if report.storedEvents > 0 { perform(policy.handle(.eventsStored(report.storedEvents), at: clock.now)) }
+        return true
+    }
+
+    /// How many of `events`, from the first, to append now: what fits without evicting; when nothing fits,
+    /// waits for uploads to free room while they work, or admits everything (evicting) during an outage. A
+    /// storage that cannot tell takes everything at once.
+    private func admittedCount(of events: ArraySlice<Data>, in storage: any BinobanEventStorage) async -> Int {
+        guard let reporting = storage as? any BinobanRoomReportingStorage else { return events.count }
+        let candidates = Array(events)
+        while true {
+            let seen = uploadProgress
+            await gate.acquire()
+            let fitting = await reporting.eventsFittingWithoutEviction(candidates)
+            gate.release()
+            if fitting > 0 { return min(fitting, candidates.count) }
+            let uploadsPossible = policy.enabled && !stopped && parts.configuration.transport != nil
+            guard admission.decide(hasRoom: false, uploadsPossible: uploadsPossible) == .uploadFirst else {
+                return candidates.count
+            }
+            requestUpload(waiterIDs: [], exhaustive: false)
+            // Every round ends with a signal, and stopping signals too, so a wait installed here always ends.
+            if uploadProgress == seen {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    roomWaiter = continuation
+                }
+            }
+        }
+    }
+
+    private func uploadMoved(_ input: WriteAdmission.Input) {
+        admission.handle(input)
+        signalUploadProgress()
+    }
+
+    private func signalUploadProgress() {
+        uploadProgress &+= 1
+        let waiter = roomWaiter
+        roomWaiter = nil
+        waiter?.resume()
     }
 
     private func persist(_ identity: IdentityState) {
@@ -266,6 +321,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             round = next
         }
         uploadTask = nil
+        signalUploadProgress()
         for id in scheduler.cancel() { parts.waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted)) }
         carriedResults = [:]
     }
@@ -294,12 +350,14 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             batches = try await storage.finishedBatches(limit: parts.validated.maxFilesPerFlush)
         } catch {
             gate.release()
+            uploadMoved(.uploadFailed)
             parts.reporter.report(.storage, "stored batches could not be listed: \(error)")
             return (BinobanFlushResult(outcome: .keptForRetry), 0)
         }
         gate.release()
         guard !batches.isEmpty else { return (result, 0) }
         guard let transport = parts.configuration.transport else {
+            uploadMoved(.uploadFailed)
             parts.reporter.report(.transportMissing, MissingEventTransport().description)
             return (BinobanFlushResult(outcome: .keptForRetry), 0)
         }
@@ -325,6 +383,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
                     stored = try await storage.read(batch)
                 } catch {
                     gate.release()
+                    uploadMoved(.uploadFailed)
                     parts.reporter.report(.storage, "\(batch) could not be read and is skipped: \(error)")
                     return (with(result, .keptForRetry), processed)
                 }
@@ -352,7 +411,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
                 processed += 1
                 result.uploadedBatches += 1
                 result.uploadedEvents += eventCounts[batch] ?? 0
-                await removeBatch(batch, from: storage)
+                uploadMoved(await removeBatch(batch, from: storage) ? .batchRemoved : .uploadFailed)
             case .drop(let batch, let status):
                 processed += 1
                 result.rejectedBatches += 1
@@ -362,8 +421,10 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
                     "the server rejected \(batch) (\(eventCounts[batch] ?? 0) events) with status \(status); "
                         + "it was dropped"
                 )
-                await removeBatch(batch, from: storage)
+                uploadMoved(await removeBatch(batch, from: storage) ? .batchRemoved : .uploadFailed)
             case .wait(let milliseconds, _):
+                // A transient failure: until a batch gets through, writes evict instead of waiting.
+                uploadMoved(.uploadFailed)
                 do {
                     try await clock.sleep(for: .milliseconds(milliseconds))
                 } catch {
@@ -377,6 +438,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
                     "\(batch) still failed (\(statusText)) after \(parts.validated.uploadMaxRetries) retries; "
                         + "it is kept for a later flush"
                 )
+                uploadMoved(.uploadFailed)
                 result.outcome = .keptForRetry
             case .finished:
                 break
@@ -385,14 +447,18 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         return (result, processed)
     }
 
-    private func removeBatch(_ batch: BinobanBatchID, from storage: any BinobanEventStorage) async {
+    /// Deletes a sent batch; `false` (reported) when the storage could not, which counts as a failing upload so
+    /// that a waiting writer does not have the same batch sent again and again.
+    private func removeBatch(_ batch: BinobanBatchID, from storage: any BinobanEventStorage) async -> Bool {
         await gate.acquire()
+        defer { gate.release() }
         do {
             try await storage.remove(batch)
+            return true
         } catch {
             parts.reporter.report(.storage, "\(batch) could not be deleted: \(error)")
+            return false
         }
-        gate.release()
     }
 
     private func with(_ result: BinobanFlushResult, _ outcome: BinobanFlushResult.Outcome) -> BinobanFlushResult {

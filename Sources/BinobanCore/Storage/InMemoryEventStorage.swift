@@ -11,7 +11,7 @@ public import Foundation
 /// envelope would reach ``BinobanStorageLimits/maxBatchBytes``; at most
 /// ``BinobanStorageLimits/maxFinishedBatches`` finished batches and ``BinobanStorageLimits/maxTotalBytes``
 /// bytes are kept, the oldest finished batches dropped first.
-public actor InMemoryEventStorage: BinobanEventStorage {
+public actor InMemoryEventStorage: BinobanRoomReportingStorage {
     private struct Batch {
         var id: BinobanBatchID
         var events: Data
@@ -74,6 +74,25 @@ public actor InMemoryEventStorage: BinobanEventStorage {
         }
         evict(&report)
         return report
+    }
+
+    /// How many of `events`, from the first, can be appended (and the open batch then closed) without evicting a
+    /// batch; at least one when the storage is empty.
+    public func eventsFittingWithoutEviction(_ events: [Data]) -> Int {
+        let maxEventBytes = limits.maxEventBytes
+        var forecast = StorageRoomForecast(
+            finishedBatches: finished.count,
+            countedBytes: finishedBytes,
+            openEvents: open?.count ?? 0,
+            openBodyBytes: open?.events.count ?? 0,
+            openCountedBytes: open?.events.count ?? 0,
+            limits: limits,
+            envelopeOverhead: envelopeOverhead,
+            emptyBatchBytes: 0,
+            countedBytesPerEvent: { size, isFirst in size + (isFirst ? 0 : 1) },
+            isOversize: { $0 >= maxEventBytes }
+        )
+        return forecast.fittingPrefix(of: events.lazy.map(\.count))
     }
 
     /// Closes the open batch if it holds any event. Batches evicted by this are reported by the next append.

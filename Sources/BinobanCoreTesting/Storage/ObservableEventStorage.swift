@@ -11,7 +11,7 @@ import Foundation
 /// binoban.track(name: "a")
 /// await storage.waitForStoredEvents(count: 1)
 /// ```
-public actor ObservableEventStorage: BinobanEventStorage {
+public actor ObservableEventStorage: BinobanRoomReportingStorage {
     private let base: any BinobanEventStorage
     private var stored = 0
     private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -38,6 +38,12 @@ public actor ObservableEventStorage: BinobanEventStorage {
         waiters.removeAll { $0.count <= stored }
         for waiter in ready { waiter.continuation.resume() }
         return report
+    }
+
+    /// Forwards to the wrapped storage when it reports room; for one that does not, every event fits.
+    public func eventsFittingWithoutEviction(_ events: [Data]) async -> Int {
+        guard let reporting = base as? any BinobanRoomReportingStorage else { return events.count }
+        return await reporting.eventsFittingWithoutEviction(events)
     }
 
     /// Forwards to the wrapped storage.

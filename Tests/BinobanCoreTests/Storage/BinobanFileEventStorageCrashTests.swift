@@ -38,10 +38,14 @@ enum CrashWriter {
 
     /// Starts the writer on `directory`, reads its reports and kills it with SIGKILL as soon as it has reported at
     /// least `threshold` events. Blocking reads run on a Dispatch thread, not on the test's executor.
-    static func runAndKill(_ executable: URL, directory: URL, namespace: String, threshold: Int) async throws -> Run {
+    static func runAndKill(
+        _ executable: URL, directory: URL, namespace: String, threshold: Int, durability: BinobanFileDurability
+    ) async throws -> Run {
         let process = Process()
         process.executableURL = executable
-        process.arguments = [directory.path, namespace]
+        process.arguments = [
+            directory.path, namespace, durability == .survivesPowerLoss ? "power-loss" : "process-crash",
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -81,14 +85,14 @@ enum CrashWriter {
 @Suite("File event storage: a real process killed with SIGKILL mid-write")
 struct BinobanFileEventStorageCrashTests {
     @Test(
-        "Every event a killed writer reported survives the next open, in order, in valid bodies",
+        "Every event a killed writer reported survives the next open, in order, in valid bodies (both durabilities)",
         .enabled(if: CrashWriter.executable != nil, "the BinobanStorageCrashWriter executable was not built"),
-        arguments: [300, 1_500, 4_000])
-    func killedWriter(threshold: Int) async throws {
+        arguments: [300, 1_500, 4_000], BinobanFileDurability.allCases)
+    func killedWriter(threshold: Int, durability: BinobanFileDurability) async throws {
         let executable = try #require(CrashWriter.executable)
         try await withTemporaryDirectory { directory in
             let run = try await CrashWriter.runAndKill(
-                executable, directory: directory, namespace: "crash", threshold: threshold)
+                executable, directory: directory, namespace: "crash", threshold: threshold, durability: durability)
             #expect(run.otherOutput.isEmpty)
             #expect(run.terminationReason == .uncaughtSignal)
             #expect(run.reportedEvents >= threshold)

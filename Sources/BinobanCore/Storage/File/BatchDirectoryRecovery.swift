@@ -11,8 +11,8 @@ import Darwin
 ///
 /// For every file whose name matches the namespace's batch pattern and that is a regular file:
 /// - the intact prefix is found (see ``BatchRecordFormat``); a file without a single intact event is deleted;
-/// - a torn or corrupt tail is cut off (`ftruncate` + `fsync`);
-/// - an `.open` file is then finished: its data is flushed and it is renamed to `.batch`. The directory is not
+/// - a torn or corrupt tail is cut off (`ftruncate`, then `fsync` when the storage survives power loss);
+/// - an `.open` file is then finished: its data is flushed (same condition) and it is renamed to `.batch`. The directory is not
 ///   synced: a rename lost to a power loss leaves the file `.open`, and the next open finishes it again.
 ///
 /// Every other entry of the directory (other names, other namespaces, directories, symbolic links) is left as
@@ -35,6 +35,8 @@ struct BatchDirectoryRecovery {
     let namespace: String
     /// Bytes read from each file at most; the rest of a larger file is discarded as a corrupt tail.
     let readLimit: Int
+    /// Whether a repaired file is flushed to the device before it is finished.
+    var durability: BinobanFileDurability = .survivesPowerLoss
 
     /// Runs the pass. Throws only when the directory cannot be listed.
     func run() throws(BinobanFileStorageError) -> Outcome {
@@ -82,7 +84,7 @@ struct BatchDirectoryRecovery {
                 try files.truncate(descriptor, to: scan.intactBytes, name: fileName)
                 report.discardedBytes += fileSize - scan.intactBytes
             }
-            try files.synchronize(descriptor, name: fileName)
+            if durability == .survivesPowerLoss { try files.synchronize(descriptor, name: fileName) }
         }
         if name.state == .open {
             try files.rename(

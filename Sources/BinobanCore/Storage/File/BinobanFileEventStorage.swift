@@ -23,8 +23,10 @@ import Darwin
 /// - Only files that match this namespace's naming pattern are ever read, repaired or deleted; anything else in
 ///   the directory is left untouched, so several namespaces (sources) can share one directory.
 /// - Durability: each `append` call is written with one `write` per batch it touches, so what it reports as
-///   stored survives the process being killed; a batch's data is flushed to the device (`fdatasync`) before the
-///   batch is renamed to finished, so a power loss costs at most the open batch's unflushed tail.
+///   stored survives the process being killed. With ``BinobanFileDurability/survivesPowerLoss`` a batch's data is
+///   also flushed to the device (`fdatasync`) before the batch is renamed to finished, so a power loss costs at
+///   most the open batch's unflushed tail; with ``BinobanFileDurability/survivesProcessCrash`` (the default) it
+///   is not, and a power loss may cost the last few seconds of batches (see ``BinobanFileDurability``).
 /// - Bounds (``BinobanStorageLimits``): an event of `maxEventBytes` or more is refused and counted; a batch is
 ///   finished before its events plus the envelope would reach `maxBatchBytes`; after a batch is finished, the
 ///   oldest finished batches are deleted until at most `maxFinishedBatches` remain holding at most
@@ -47,7 +49,7 @@ import Darwin
 ///
 /// The storage is meant for one owner (the pipeline's driver); two instances (or processes) must not use the
 /// same namespace in the same directory at the same time.
-public actor BinobanFileEventStorage: BinobanEventStorage {
+public actor BinobanFileEventStorage: BinobanRoomReportingStorage {
     /// The bounds this storage enforces.
     public nonisolated let limits: BinobanStorageLimits
     /// The namespace in the file names of this storage's batches.
@@ -56,6 +58,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     public nonisolated let recoveryReport: BinobanStorageRecoveryReport
     /// Files of this namespace that opening could not read or repair; they are left in place and not uploaded.
     public nonisolated let recoveryIssues: [BinobanFileStorageError]
+    /// What a finished batch survives: a process kill only, or a power loss too.
+    public nonisolated let durability: BinobanFileDurability
 
     private let files: POSIXFileSystem
     /// Finished batches, oldest first.
@@ -85,10 +89,13 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     ///   - limits: The bounds to enforce.
     ///   - namespace: Goes into every file name; 1 to 100 ASCII letters, digits, `_`, `-` or `.`, not starting
     ///     with `.`. ``namespace(forSourceIdentifier:)`` derives one from any source identifier.
+    ///   - durability: Whether finished batches are flushed to the device (``BinobanFileDurability``). Both
+    ///     levels survive a process kill without losing or breaking a stored event.
     /// - Throws: ``BinobanFileStorageError`` with code `directoryUnusable` when the directory cannot be created,
     ///   is not a directory, cannot be listed or written; `invalidNamespace` for a bad namespace.
     public init(
-        directory: URL, limits: BinobanStorageLimits = .init(), namespace: String
+        directory: URL, limits: BinobanStorageLimits = .init(), namespace: String,
+        durability: BinobanFileDurability = .survivesProcessCrash
     ) throws(BinobanFileStorageError) {
         guard BatchFileName.isValidNamespace(namespace) else {
             throw BinobanFileStorageError(
@@ -103,7 +110,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         do {
             outcome = try BatchDirectoryRecovery(
                 files: files, namespace: namespace,
-                readLimit: BatchRecordFormat.readLimit(maxBatchBytes: limits.maxBatchBytes)
+                readLimit: BatchRecordFormat.readLimit(maxBatchBytes: limits.maxBatchBytes), durability: durability
             ).run()
         } catch {
             throw BinobanFileStorageError(
@@ -120,6 +127,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         self.files = files
         self.recoveryReport = outcome.report
         self.recoveryIssues = outcome.issues
+        self.durability = durability
         self.finished = outcome.batches
         self.finishedBytes = outcome.batches.reduce(0) { $0 + $1.fileBytes }
         self.nextSequence = highest + 1
@@ -216,6 +224,25 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             throw failure
         }
         return report
+    }
+
+    /// How many of `events`, from the first, can be appended (and the open batch then finished) without evicting
+    /// a batch; at least one when the storage is empty. No I/O.
+    public func eventsFittingWithoutEviction(_ events: [Data]) -> Int {
+        let limits = self.limits
+        var forecast = StorageRoomForecast(
+            finishedBatches: finished.count,
+            countedBytes: finishedBytes,
+            openEvents: openBatch?.entry.eventCount ?? 0,
+            openBodyBytes: openBatch?.entry.bodyBytes ?? 0,
+            openCountedBytes: openBatch?.entry.fileBytes ?? 0,
+            limits: limits,
+            envelopeOverhead: limits.envelopeOverheadBytes,
+            emptyBatchBytes: BatchRecordFormat.magic.count,
+            countedBytesPerEvent: { size, _ in size + BatchRecordFormat.recordHeaderBytes },
+            isOversize: { $0 >= limits.maxEventBytes || $0 + limits.envelopeOverheadBytes >= limits.maxBatchBytes }
+        )
+        return forecast.fittingPrefix(of: events.lazy.map(\.count))
     }
 
     /// Finishes the open batch, if it holds any event, so that it becomes uploadable.
@@ -332,7 +359,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         pending.bodyBytes = 0
     }
 
-    /// Syncs, closes and renames the open batch to finished, then enforces the caps. An open batch without
+    /// Syncs (when surviving power loss), closes and renames the open batch to finished, then enforces the caps. An open batch without
     /// events is deleted instead.
     private func finishOpenBatch(report: inout BinobanStorageWriteReport) throws(BinobanFileStorageError) {
         guard let open = openBatch else { return }
@@ -344,11 +371,13 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             return
         }
         // On any failure below the file stays `.open` with its complete events; the next open finishes it.
-        do {
-            try files.synchronize(open.descriptor, name: name)
-        } catch {
-            close(open.descriptor)
-            throw error
+        if durability == .survivesPowerLoss {
+            do {
+                try files.synchronize(open.descriptor, name: name)
+            } catch {
+                close(open.descriptor)
+                throw error
+            }
         }
         close(open.descriptor)
         try files.rename(name, to: fileName(open.entry.sequence, .finished))

@@ -1,0 +1,188 @@
+import BinobanCoreTesting
+import Foundation
+import Testing
+
+@testable import BinobanCore
+
+/// Forwards to an in-memory storage and totals what its writes evicted, so a test can account for every event.
+private actor EvictionCountingStorage: BinobanRoomReportingStorage {
+    let base: InMemoryEventStorage
+    private(set) var evictedEvents = 0
+    private(set) var evictedBatches = 0
+    /// The most bytes and finished batches the storage held after any write.
+    private(set) var peakBytes = 0
+    private(set) var peakFinishedBatches = 0
+
+    init(_ base: InMemoryEventStorage) {
+        self.base = base
+    }
+
+    func append(_ events: [Data]) async throws -> BinobanStorageWriteReport {
+        let report = try await base.append(events)
+        evictedEvents += report.evictedEvents
+        evictedBatches += report.evictedBatches
+        peakBytes = max(peakBytes, await base.storedBytes)
+        peakFinishedBatches = max(peakFinishedBatches, await base.finishedBatchCount)
+        return report
+    }
+
+    func eventsFittingWithoutEviction(_ events: [Data]) async -> Int {
+        await base.eventsFittingWithoutEviction(events)
+    }
+
+    func closeOpenBatch() async throws {
+        try await base.closeOpenBatch()
+        // Evictions made by a close are returned by the next append; collect them now.
+        _ = try await append([])
+    }
+
+    func finishedBatches(limit: Int) async throws -> [BinobanBatchID] { try await base.finishedBatches(limit: limit) }
+    func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch { try await base.read(batch) }
+    func remove(_ batch: BinobanBatchID) async throws { try await base.remove(batch) }
+}
+
+/// A healthy but slow ingest: answers 200, but holds every request until the test opens it.
+private final class HeldTransport: BinobanEventTransport {
+    private struct State {
+        var open = false
+        var held: [CheckedContinuation<Void, Never>] = []
+        var heldWatchers: [CheckedContinuation<Void, Never>] = []
+        var bodies: [Data] = []
+    }
+
+    private let state = LockedValue(State())
+
+    /// Every request body received so far.
+    var bodies: [Data] { state.withLock { $0.bodies } }
+
+    /// Returns once a request is being held.
+    func waitUntilHolding() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if !state.held.isEmpty { return true }
+                state.heldWatchers.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Answers the held requests and every later one at once.
+    func open() {
+        let held = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.open = true
+            defer { state.held = [] }
+            return state.held
+        }
+        for continuation in held { continuation.resume() }
+    }
+
+    func send(_ request: BinobanTransportRequest) async throws -> BinobanTransportResponse {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let (now, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                state.bodies.append(request.body)
+                if state.open { return (true, []) }
+                state.held.append(continuation)
+                defer { state.heldWatchers = [] }
+                return (false, state.heldWatchers)
+            }
+            for watcher in watchers { watcher.resume() }
+            if now { continuation.resume() }
+        }
+        return BinobanTransportResponse(statusCode: 200, headers: [:])
+    }
+}
+
+@Suite("Backpressure: the storage caps bound an outage, not a burst")
+struct BackpressureTests {
+    /// About 20 harness events: far below a 300-event burst.
+    private static let limits = BinobanStorageLimits(maxBatchBytes: 3000, maxFinishedBatches: 3, maxTotalBytes: 8000)
+
+    private static func names(_ range: Range<Int>) -> [String] { range.map { "e\($0)" } }
+
+    @Test("A burst 10× the storage caps with a healthy transport: every event delivered, in order, none evicted")
+    func healthyBurst() async throws {
+        let counting = EvictionCountingStorage(InMemoryEventStorage(limits: Self.limits, writeKey: "SOURCE"))
+        let harness = PipelineHarness(limits: Self.limits) {
+            $0.storage = counting
+            $0.flushAt = 1000
+        }
+        await harness.settle()
+        for index in 0..<300 { harness.binoban.track(name: "e\(index)") }
+        let result = await harness.binoban.flush()
+
+        #expect(result.outcome == .completed)
+        #expect(try harness.uploadedEvents().map(\.event) == Self.names(0..<300))
+        #expect(await counting.evictedEvents == 0)
+        #expect(await counting.peakBytes <= 8000)
+        #expect(await counting.peakFinishedBatches <= 3)
+        #expect(!harness.reports.contains(.storageEviction))
+        #expect(!harness.reports.contains(.writeStageOverflow))
+        // The burst really exceeded the caps: it needed many more bytes than the storage may hold.
+        #expect(harness.transport.requests.reduce(0) { $0 + $1.body.count } > 8000 * 10)
+        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+    }
+
+    @Test("The same burst while uploads fail: oldest evicted and reported; every event delivered or counted")
+    func failingBurst() async throws {
+        let counting = EvictionCountingStorage(InMemoryEventStorage(limits: Self.limits, writeKey: "SOURCE"))
+        let harness = PipelineHarness(defaultAnswer: 503, limits: Self.limits) {
+            $0.storage = counting
+            $0.flushAt = 1000
+            $0.uploadMaxRetries = 0
+        }
+        await harness.settle()
+        for index in 0..<300 { harness.binoban.track(name: "e\(index)") }
+        #expect(await harness.binoban.flush().outcome == .keptForRetry)
+        #expect(await counting.peakBytes <= 8000)
+        #expect(await counting.peakFinishedBatches <= 3)
+        let report = try #require(harness.reports.all.first { $0.kind == .storageEviction })
+        #expect(report.message.contains("events) were dropped"))
+
+        let refused = harness.transport.requests.count
+        harness.transport.enqueue(Array(repeating: 200, count: 10))
+        #expect(await harness.binoban.flush().outcome == .completed)
+        let delivered = try harness.transport.requests.dropFirst(refused)
+            .flatMap { try UploadedBatch.decode($0.body).batch }.compactMap(\.event)
+        let evicted = await counting.evictedEvents
+        #expect(evicted > 200)
+        #expect(delivered == Self.names((300 - delivered.count)..<300))
+        #expect(delivered.count + evicted == 300)
+        #expect(!harness.reports.contains(.writeStageOverflow))
+        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+    }
+
+    @Test("A slow healthy ingest: the writer waits, the bounded intake drops its oldest, storage evicts nothing")
+    func intakeBoundsMemory() async throws {
+        let counting = EvictionCountingStorage(InMemoryEventStorage(limits: Self.limits, writeKey: "SOURCE"))
+        let ingest = HeldTransport()
+        let harness = PipelineHarness(limits: Self.limits) {
+            $0.storage = counting
+            $0.transport = ingest
+            $0.flushAt = 1000
+            $0.writeStageCapacity = 100
+        }
+        await harness.settle()
+        for index in 0..<5000 { harness.binoban.track(name: "e\(index)") }
+        // Whatever the interleaving, a 100-event drain is larger than the storage caps: the writer must ask for
+        // an upload, which the ingest holds.
+        await ingest.waitUntilHolding()
+        #expect(await counting.evictedEvents == 0)
+        #expect(await counting.peakBytes <= 8000)
+        ingest.open()
+        #expect(await harness.binoban.flush().outcome == .completed)
+
+        let delivered = try ingest.bodies.flatMap { try UploadedBatch.decode($0).batch }.compactMap(\.event)
+        let indices = delivered.compactMap { Int($0.dropFirst()) }
+        #expect(indices == indices.sorted())
+        #expect(Set(indices).count == indices.count)
+        // The newest events (one intake's worth) all arrive; the rest is bounded by the storage caps plus the
+        // intake and the one drain the writer holds.
+        #expect(Array(indices.suffix(100)) == Array(4900..<5000))
+        #expect(indices.count < 300)
+        #expect(await counting.evictedEvents == 0)
+        #expect(harness.reports.contains(.writeStageOverflow))
+        #expect(!harness.reports.contains(.storageEviction))
+        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+    }
+}
