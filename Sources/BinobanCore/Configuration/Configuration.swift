@@ -59,6 +59,10 @@ public struct Configuration: Sendable {
     /// The directory for batches and identity. `nil` uses the user's data directory
     /// (`$XDG_DATA_HOME` or `~/.local/share` on Linux, Application Support on Apple platforms) + `binoban`.
     public var storageDirectory: URL?
+    /// How durable the default file storage is: `.survivesProcessCrash` (the default: a killed process loses no
+    /// stored event) or `.survivesPowerLoss` (each finished batch is also flushed to the device). Ignored when
+    /// ``storage`` is set.
+    public var storageDurability: BinobanFileDurability = .survivesProcessCrash
     /// The event storage. `nil` uses the durable file storage in ``storageDirectory`` (memory fallback,
     /// reported, when it cannot be opened).
     public var storage: (any BinobanEventStorage)?

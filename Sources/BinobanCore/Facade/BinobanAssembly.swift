@@ -67,6 +67,7 @@ enum BinobanAssembly {
         let limits = configuration.storageLimits
         let writeKey = configuration.sourceIdentifier
         let injectedStorage = configuration.storage
+        let durability = configuration.storageDurability
         let storageDirectory = ownsDirectory ? directory : nil
 
         let openStorage: @Sendable () -> any BinobanEventStorage = {
@@ -74,7 +75,7 @@ enum BinobanAssembly {
             if let storageDirectory {
                 do {
                     return try makeDefaultEventStorage(
-                        directory: storageDirectory, limits: limits, namespace: namespace)
+                        directory: storageDirectory, limits: limits, namespace: namespace, durability: durability)
                 } catch {
                     reporter.report(.storage, "the durable storage could not be opened (\(error)); using memory")
                 }

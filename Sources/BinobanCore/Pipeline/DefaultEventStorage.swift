@@ -11,7 +11,8 @@ import Foundation
 func makeDefaultEventStorage(
     directory: URL,
     limits: BinobanStorageLimits,
-    namespace: String
+    namespace: String,
+    durability: BinobanFileDurability
 ) throws -> any BinobanEventStorage {
-    try BinobanFileEventStorage(directory: directory, limits: limits, namespace: namespace)
+    try BinobanFileEventStorage(directory: directory, limits: limits, namespace: namespace, durability: durability)
 }
