@@ -179,13 +179,18 @@ struct PortingGuideSnippetTests {
     @Test("A client with the guide's presenter and the default executor loads on the app's surface")
     func clientWithGuideEdges() async {
         // No beacon transport here: a test must not reach the network.
+        let executor = FalconDispatchQueueExecutor()  // the default executor, held so the test can wait on it
         let client = FalconClient(
-            dependencies: FalconClientDependencies(overlayPresenter: PortingGuideSnippets.MyOverlayPresenter())
+            dependencies: FalconClientDependencies(
+                executor: executor, overlayPresenter: PortingGuideSnippets.MyOverlayPresenter())
         )
         client.initSdk(apiKey: "YOUR_API_KEY", config: FalconConfig(placementMapping: ["ORDER_STATUS": "p-1"]))
         let view = PortingGuideSnippets.EmbeddedView()
         let attributes: [String: Any] = ["placement_details": ["view": "ORDER_STATUS"]]
         client.execute(attributes: attributes, placement: .inline(view))
+        // Commands are delivered on the executor in FIFO order: once a job enqueued after `execute` has run,
+        // the `load` has reached the surface.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in executor.enqueue { done.resume() } }
         let first = view.requests.withLock { $0.first }
         // The host removes the view: the execution ends silently, so no timer outlives the test.
         defer { first?.reporter.hostTeardown() }
