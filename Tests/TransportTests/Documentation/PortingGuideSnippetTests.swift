@@ -182,7 +182,11 @@ struct PortingGuideSnippetTests {
         let executor = FalconDispatchQueueExecutor()  // the default executor, held so the test can wait on it
         let client = FalconClient(
             dependencies: FalconClientDependencies(
-                executor: executor, overlayPresenter: PortingGuideSnippets.MyOverlayPresenter())
+                executor: executor,
+                overlayPresenter: PortingGuideSnippets.MyOverlayPresenter(),
+                // The real clock runs here: a long load timeout keeps the execution alive however slow the machine.
+                loadTimeout: .seconds(3600)
+            )
         )
         client.initSdk(apiKey: "YOUR_API_KEY", config: FalconConfig(placementMapping: ["ORDER_STATUS": "p-1"]))
         let view = PortingGuideSnippets.EmbeddedView()
