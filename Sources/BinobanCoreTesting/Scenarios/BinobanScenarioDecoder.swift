@@ -18,6 +18,11 @@ public enum BinobanScenarioDecoder: Sendable {
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
+            if let location = ScenarioJSONLocator.firstError(in: Array(data)) {
+                throw Failure(
+                    path: "", message: "not valid JSON: \(location.reason)", line: location.line,
+                    column: location.column)
+            }
             throw Failure(path: "", message: "not valid JSON: \(error)")
         }
         return try decode(document)

@@ -40,9 +40,8 @@ public enum BinobanScenarioRunner: Sendable {
         configuration.errorHandler = { error in log.append(["type": "error", "kind": .string(error.kind.description)]) }
         let binoban = Binoban.create(configuration: configuration)
 
-        // The startup upload pass (for batches of a previous run) finishes before the first step, so it cannot
-        // race with the scenario's first events.
-        if binoban.isOperational { _ = await binoban.flush() }
+        // The pipeline has started (its interval timer is armed) before the first step.
+        if binoban.isOperational { await clock.waitForSleepers(count: 1) }
         var accepted = 0
         var pendingFlush: Task<BinobanFlushResult, Never>?
         for step in scenario.steps {
