@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Replays a ``BinobanScenario`` against a real ``Binoban`` instance on a ``ManualClock``, with in-memory
+/// Replays a ``BinobanScenario`` against a real `Binoban` instance on a ``ManualClock``, with in-memory
 /// storage and identity and a scripted transport, and compares the recorded outputs with the expectations.
 ///
 /// ```swift
