@@ -198,7 +198,7 @@ struct BinobanSend {
             await ledger.waitUntilOutstanding(below: SendCommandLimits.maxOutstanding)
             return nil
         }
-        while !signals.received, let chunk = await input.nextChunk() {
+        while !signals.received, let chunk = await input.nextChunk(shouldStop: { signals.received }) {
             switch chunk {
             case .failure(let failure): return .unreadable("\(options.input ?? ""): \(failure.description)")
             case .success(let bytes):

@@ -39,13 +39,23 @@ final class InputLines: Sendable {
         if ownsDescriptor { close(descriptor) }
     }
 
-    /// The next bytes, or `nil` at the end of the input (or on a read error, given as the failure).
-    func nextChunk() async -> Result<[UInt8], Failure>? {
+    /// The next bytes, or `nil` at the end of the input or once `shouldStop` returns `true` while waiting for
+    /// input (checked five times a second, so Ctrl-C ends a run blocked on a quiet standard input).
+    func nextChunk(shouldStop: @escaping @Sendable () -> Bool) async -> Result<[UInt8], Failure>? {
         let descriptor = self.descriptor
         return await withCheckedContinuation { continuation in
             queue.async {
                 var buffer = [UInt8](repeating: 0, count: 65_536)
                 while true {
+                    var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                    let ready = poll(&request, 1, 200)
+                    if ready == 0 || (ready < 0 && errno == EINTR) {
+                        if shouldStop() {
+                            continuation.resume(returning: nil)
+                            return
+                        }
+                        continue
+                    }
                     let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                     if count > 0 {
                         continuation.resume(returning: .success(Array(buffer[0..<count])))

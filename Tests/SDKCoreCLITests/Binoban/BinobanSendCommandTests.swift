@@ -171,6 +171,31 @@ struct BinobanSendCommandTests {
         #expect(Set(events.compactMap { $0["messageId"] as? String }).count == 20)
     }
 
+    @Test func sigintWhileWaitingForInputEndsWithStatus130() throws {
+        let process = Process()
+        process.executableURL = SDKCoreProcess.executable
+        process.arguments = [
+            "binoban", "send", "--api-host", "http://127.0.0.1:9", "--api-key", "K", "--source", "S", "-",
+        ]
+        let standardInput = Pipe()
+        let standardError = Pipe()
+        process.standardInput = standardInput
+        process.standardError = standardError
+        process.standardOutput = Pipe()
+        try process.run()
+        // The loopback-host report is printed after the signal handlers are installed.
+        var seen = ""
+        while !seen.contains("apiHost uses plain HTTP") {
+            let chunk = standardError.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        try standardInput.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 130)
+    }
+
     @Test func aDifferentInputIsRefusedOnResume() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
