@@ -96,7 +96,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Runs the built `sdkcore` executable as a subprocess (the dependency makes `swift test` build it).
-        .testTarget(name: "SDKCoreCLITests", dependencies: ["sdkcore"], swiftSettings: strictSettings),
+        .testTarget(name: "SDKCoreCLITests", dependencies: ["sdkcore", "LoopbackHTTP"], swiftSettings: strictSettings),
         .testTarget(
             name: "TransportTests",
             dependencies: [

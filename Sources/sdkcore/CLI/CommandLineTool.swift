@@ -2,7 +2,9 @@
 enum CommandLineTool {
     /// Every command, in `--help` order. Later commands (`binoban send`, `falcon resolve`, `scenario run`)
     /// are added here, one file each.
-    static let commands: [any Command] = [DemoCommand(), FalconResolveCommand(), ScenarioRunCommand()]
+    static let commands: [any Command] = [
+        DemoCommand(), BinobanSendCommand(), FalconResolveCommand(), ScenarioRunCommand(),
+    ]
 
     static func run(_ arguments: [String]) async -> Int32 {
         if arguments.isEmpty || arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {

@@ -1,16 +1,18 @@
 /// `sdkcore demo`: runs every demo section and prints one summary line.
 struct DemoCommand: Command {
     let path = ["demo"]
-    let summary = "Run the SDK Core demo (Falcon placements against the scripted renderer)"
+    let summary = "Run the SDK Core demo (Binoban events to a local ingest, Falcon placements)"
     let help = """
         USAGE: sdkcore demo
 
-        Executes four Falcon placements against the scripted renderer of FalconCoreTesting on the real clock
+        Starts a local ingest on 127.0.0.1, points a Binoban instance at it through the URLSession transport
+        (file storage in a temporary directory, removed afterwards), tracks, identifies, records a screen,
+        flushes and prints what the ingest received. Then executes four Falcon placements against the scripted renderer of FalconCoreTesting on the real clock
         with a 300 ms load timeout: one that loads, one that times out, one answered with HTTP 500, and an
         overlay that the web content closes. Prints each execution's timeline of callbacks, events,
         diagnostics and beacons, then one summary line.
 
-        Exit status: 0 when every timeline matched what was expected, 1 otherwise.
+        Exit status: 0 when every Binoban event arrived and every Falcon timeline matched, 1 otherwise.
 
         OPTIONS:
           -h, --help  Show this help.
@@ -22,9 +24,10 @@ struct DemoCommand: Command {
             return 64
         }
         var results: [DemoResult] = []
+        results.append(await BinobanDemo.run())
         results += await FalconDemo.run()
         let matched = results.filter(\.matched).count
-        print("sdkcore demo: \(matched) of \(results.count) timelines matched the expected behaviour")
+        print("sdkcore demo: \(matched) of \(results.count) checks matched the expected behaviour")
         return matched == results.count ? 0 : 1
     }
 }

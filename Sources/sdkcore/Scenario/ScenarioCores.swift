@@ -25,8 +25,8 @@ struct ScenarioCore: Sendable {
 /// The cores `sdkcore scenario run` dispatches on, by the file's `core` field. A new core adds one entry.
 enum ScenarioCores {
     static let all: [ScenarioCore] = [
-        ScenarioCore(name: "falcon", run: runFalcon)
-        // Binoban: ScenarioCore(name: "binoban", run: runBinoban), added with the Binoban scenarios.
+        ScenarioCore(name: "falcon", run: runFalcon),
+        ScenarioCore(name: "binoban", run: BinobanScenarioEntry.run),
     ]
 
     static func core(named name: String) -> ScenarioCore? {

@@ -1,0 +1,114 @@
+/// A decoded Binoban conformance scenario: how to build the instance, timed inputs, expected outputs.
+///
+/// Decode one with ``BinobanScenarioDecoder`` and replay it with ``BinobanScenarioRunner``. The format is
+/// described in `Docs/Scenarios.md`.
+public struct BinobanScenario: Sendable, Hashable {
+    /// The short identifier (by convention the file name without `.json`).
+    public var name: String
+    /// What the scenario pins down.
+    public var description: String
+    /// How the instance and its edges are built.
+    public var config: Config
+    /// The inputs, in time order.
+    public var steps: [Step]
+    /// The outputs expected, in order; each an object with a `type` and the fields to compare.
+    public var expect: [JSONValue]
+
+    /// How the runner builds the instance.
+    public struct Config: Sendable, Hashable {
+        /// `Configuration.apiKey`. Default `"KEY"`.
+        public var apiKey = "KEY"
+        /// `Configuration.sourceIdentifier`. Default `"SOURCE"`.
+        public var sourceIdentifier = "SOURCE"
+        /// `Configuration.apiHost`. Default `"api.binoban.io"`; blank gives a disabled instance.
+        public var apiHost = "api.binoban.io"
+        /// `Configuration.flushAt`. Default 20.
+        public var flushAt = 20
+        /// `Configuration.flushInterval` in seconds. Default 30.
+        public var flushInterval: Double = 30
+        /// `Configuration.uploadMaxRetries`. Default 3.
+        public var uploadMaxRetries = 3
+        /// `Configuration.backoffBaseMillis`. Default 1000.
+        public var backoffBaseMillis = 1000
+        /// `Configuration.backoffMaxMillis`. Default 60 000.
+        public var backoffMaxMillis = 60_000
+        /// `Configuration.maxFilesPerFlush`. Default 20.
+        public var maxFilesPerFlush = 20
+        /// The storage's largest event in bytes. Default 32 000.
+        public var maxEventBytes = 32_000
+        /// Wall clock at virtual time 0, in milliseconds since 1970. Default 2026-08-02T12:00:00.000Z.
+        public var wallClockStartMs: Int64 = 1_785_672_000_000
+        /// Random draws in `0..<1` replayed in a loop (for exact jitter); `nil` uses sequential identifiers.
+        public var randomUnitValues: [Double]?
+        /// The transport's answers in order: a status, `{"status":…,"headers":{…}}` or `"networkError"`.
+        public var transportScript: [TransportAnswer] = []
+        /// The answer once the script is used up. Default 200.
+        public var transportDefault: TransportAnswer = .status(200, headers: [:])
+
+        /// Creates the default configuration.
+        public init() {}
+    }
+
+    /// One scripted transport answer.
+    public enum TransportAnswer: Sendable, Hashable {
+        /// An HTTP answer.
+        case status(Int, headers: [String: String])
+        /// No answer (the transport throws).
+        case networkError
+    }
+
+    /// One input at a virtual time.
+    public struct Step: Sendable, Hashable {
+        /// Virtual milliseconds since the start.
+        public var at: Int64
+        /// What happens.
+        public var input: Input
+
+        /// Creates a step.
+        public init(at: Int64, input: Input) {
+            self.at = at
+            self.input = input
+        }
+    }
+
+    /// The inputs a scenario can give.
+    public enum Input: Sendable, Hashable {
+        /// `track(name:properties:)`, or with a per-event identity when `identity` is set.
+        case track(name: String, properties: JSONValue, identity: BinobanEventIdentity?)
+        /// `identify(userId:traits:)`.
+        case identify(userId: String, traits: JSONValue)
+        /// `screen(title:properties:)`.
+        case screen(title: String, properties: JSONValue)
+        /// `reset()`.
+        case reset
+        /// `setDeviceToken(token:)`.
+        case setDeviceToken(String)
+        /// `flushAt = value`.
+        case setFlushAt(Int)
+        /// `flushInterval = seconds`.
+        case setFlushInterval(Double)
+        /// `enabled = value`.
+        case setEnabled(Bool)
+        /// The non-waiting `flush()`.
+        case flush
+        /// Starts an awaited `flush()`; its result is recorded at the next `awaitFlush`.
+        case flushAwait
+        /// Waits for the pending awaited flush and records a `flushResult` output.
+        case awaitFlush
+        /// Waits until the transport has received `count` requests in total.
+        case awaitRequests(Int)
+        /// Waits until a timer (or backoff) sleeps until virtual millisecond `dueAt`.
+        case awaitTimer(Int64)
+        /// Only the passage of time up to the step's `at`.
+        case advance
+    }
+
+    /// Creates a scenario.
+    public init(name: String, description: String, config: Config, steps: [Step], expect: [JSONValue]) {
+        self.name = name
+        self.description = description
+        self.config = config
+        self.steps = steps
+        self.expect = expect
+    }
+}

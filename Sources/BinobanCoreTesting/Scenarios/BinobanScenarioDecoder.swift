@@ -1,0 +1,292 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Decodes Binoban scenario documents strictly: unknown fields and wrong types are errors naming the field.
+///
+/// ```swift
+/// let scenario = try BinobanScenarioDecoder.decode(Data(contentsOf: fileURL))
+/// ```
+public enum BinobanScenarioDecoder: Sendable {
+    typealias Failure = BinobanScenarioDecodingError
+
+    /// Parses and decodes a scenario file's bytes.
+    public static func decode(_ data: Data) throws(BinobanScenarioDecodingError) -> BinobanScenario {
+        let document: JSONValue
+        do {
+            document = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            if let location = ScenarioJSONLocator.firstError(in: Array(data)) {
+                throw Failure(
+                    path: "", message: "not valid JSON: \(location.reason)", line: location.line,
+                    column: location.column)
+            }
+            throw Failure(path: "", message: "not valid JSON: \(error)")
+        }
+        return try decode(document)
+    }
+
+    /// Decodes an already parsed scenario document.
+    public static func decode(_ document: JSONValue) throws(BinobanScenarioDecodingError) -> BinobanScenario {
+        let root = try Reader(document, path: "")
+        try root.allow(["format", "core", "name", "description", "config", "steps", "expect"])
+        guard try root.integer("format") == 1 else {
+            throw Failure(path: "format", message: "unsupported format (this runner reads format 1)")
+        }
+        guard try root.string("core") == "binoban" else {
+            throw Failure(path: "core", message: "expected \"binoban\"")
+        }
+        let name = try root.string("name") ?? ""
+        guard !name.isEmpty else { throw Failure(path: "name", message: "is required") }
+        let config = try decodeConfig(root.child("config"))
+        guard let stepValues = try root.array("steps") else { throw Failure(path: "steps", message: "is required") }
+        var steps: [BinobanScenario.Step] = []
+        var previous: Int64 = 0
+        for (index, value) in stepValues.enumerated() {
+            let step = try decodeStep(Reader(value, path: "steps[\(index)]"))
+            guard step.at >= previous else {
+                throw Failure(
+                    path: "steps[\(index)].at", message: "\(step.at) is earlier than the step before (\(previous))")
+            }
+            previous = step.at
+            steps.append(step)
+        }
+        guard let expect = try root.array("expect") else { throw Failure(path: "expect", message: "is required") }
+        for (index, value) in expect.enumerated() {
+            guard value.objectValue != nil, value["type"]?.stringValue != nil else {
+                throw Failure(path: "expect[\(index)]", message: "expected an object with a string \"type\"")
+            }
+            guard let type = value["type"]?.stringValue, ["request", "error", "flushResult"].contains(type) else {
+                throw Failure(
+                    path: "expect[\(index)].type",
+                    message: "unknown output \(value["type"] ?? .null) (request, error or flushResult)")
+            }
+        }
+        return BinobanScenario(
+            name: name, description: try root.string("description") ?? "", config: config, steps: steps,
+            expect: expect)
+    }
+
+    private static func decodeConfig(_ reader: Reader?) throws(Failure) -> BinobanScenario.Config {
+        var config = BinobanScenario.Config()
+        guard let reader else { return config }
+        try reader.allow([
+            "apiKey", "sourceIdentifier", "apiHost", "flushAt", "flushInterval", "uploadMaxRetries",
+            "backoffBaseMillis", "backoffMaxMillis", "maxFilesPerFlush", "maxEventBytes", "wallClockStartMs",
+            "random", "transport",
+        ])
+        if let value = try reader.string("apiKey") { config.apiKey = value }
+        if let value = try reader.string("sourceIdentifier") { config.sourceIdentifier = value }
+        if let value = try reader.string("apiHost") { config.apiHost = value }
+        if let value = try reader.integer("flushAt") { config.flushAt = value }
+        if let value = try reader.number("flushInterval") { config.flushInterval = value }
+        if let value = try reader.integer("uploadMaxRetries") { config.uploadMaxRetries = value }
+        if let value = try reader.integer("backoffBaseMillis") { config.backoffBaseMillis = value }
+        if let value = try reader.integer("backoffMaxMillis") { config.backoffMaxMillis = value }
+        if let value = try reader.integer("maxFilesPerFlush") { config.maxFilesPerFlush = value }
+        if let value = try reader.integer("maxEventBytes") { config.maxEventBytes = value }
+        if let value = try reader.integer("wallClockStartMs") { config.wallClockStartMs = Int64(value) }
+        if let random = try reader.child("random") {
+            try random.allow(["unitValues"])
+            guard let values = try random.array("unitValues") else {
+                throw Failure(path: "config.random.unitValues", message: "is required")
+            }
+            var units: [Double] = []
+            for (index, value) in values.enumerated() {
+                guard let number = value.doubleValue, number >= 0, number < 1 else {
+                    throw Failure(path: "config.random.unitValues[\(index)]", message: "expected a number in 0..<1")
+                }
+                units.append(number)
+            }
+            config.randomUnitValues = units
+        }
+        if let transport = try reader.child("transport") {
+            try transport.allow(["script", "default"])
+            if let script = try transport.array("script") {
+                config.transportScript = try script.enumerated().map { (index, value) throws(Failure) in
+                    try answer(value, path: "config.transport.script[\(index)]")
+                }
+            }
+            if let value = transport.value("default") {
+                config.transportDefault = try answer(value, path: "config.transport.default")
+            }
+        }
+        return config
+    }
+
+    private static func answer(_ value: JSONValue, path: String) throws(Failure) -> BinobanScenario.TransportAnswer {
+        if case .int(let status) = value { return .status(status, headers: [:]) }
+        if value.stringValue == "networkError" { return .networkError }
+        let reader = try Reader(value, path: path)
+        try reader.allow(["status", "headers"])
+        guard let status = try reader.integer("status") else {
+            throw Failure(path: path, message: "expected a status, {\"status\":…,\"headers\":{…}} or \"networkError\"")
+        }
+        var headers: [String: String] = [:]
+        if let object = try reader.child("headers") {
+            for (key, header) in object.members {
+                guard let text = header.stringValue else {
+                    throw Failure(path: "\(path).headers.\(key)", message: "expected a string")
+                }
+                headers[key] = text
+            }
+        }
+        return .status(status, headers: headers)
+    }
+
+    private static func decodeStep(_ reader: Reader) throws(Failure) -> BinobanScenario.Step {
+        try reader.allow(["at", "input"])
+        guard let at = try reader.integer("at"), at >= 0 else {
+            throw Failure(path: reader.path + ".at", message: "expected an integer ≥ 0 (virtual milliseconds)")
+        }
+        guard let input = try reader.child("input") else {
+            throw Failure(path: reader.path + ".input", message: "is required")
+        }
+        guard let type = try input.string("type") else {
+            throw Failure(path: input.path + ".type", message: "is required")
+        }
+        func only(_ fields: [String]) throws(Failure) { try input.allow(Set(["type"] + fields)) }
+        func required<T>(_ value: T?, _ field: String) throws(Failure) -> T {
+            guard let value else { throw Failure(path: "\(input.path).\(field)", message: "is required") }
+            return value
+        }
+        let result: BinobanScenario.Input
+        switch type {
+        case "track":
+            try only(["name", "properties", "userId", "anonymousId"])
+            let hasIdentity = input.value("userId") != nil || input.value("anonymousId") != nil
+            result = .track(
+                name: try required(input.string("name"), "name"), properties: try input.object("properties"),
+                identity: hasIdentity
+                    ? BinobanEventIdentity(
+                        userId: try input.string("userId"), anonymousId: try input.string("anonymousId"))
+                    : nil)
+        case "identify":
+            try only(["userId", "traits"])
+            result = .identify(userId: try input.string("userId") ?? "", traits: try input.object("traits"))
+        case "screen":
+            try only(["title", "properties"])
+            result = .screen(
+                title: try required(input.string("title"), "title"), properties: try input.object("properties"))
+        case "reset":
+            try only([])
+            result = .reset
+        case "setDeviceToken":
+            try only(["token"])
+            result = .setDeviceToken(try required(input.string("token"), "token"))
+        case "setFlushAt":
+            try only(["value"])
+            result = .setFlushAt(try required(input.integer("value"), "value"))
+        case "setFlushInterval":
+            try only(["seconds"])
+            result = .setFlushInterval(try required(input.number("seconds"), "seconds"))
+        case "setEnabled":
+            try only(["value"])
+            result = .setEnabled(try required(input.bool("value"), "value"))
+        case "flush":
+            try only([])
+            result = .flush
+        case "flushAwait":
+            try only([])
+            result = .flushAwait
+        case "awaitFlush":
+            try only([])
+            result = .awaitFlush
+        case "awaitRequests":
+            try only(["count"])
+            result = .awaitRequests(try required(input.integer("count"), "count"))
+        case "awaitTimer":
+            try only(["dueAt"])
+            result = .awaitTimer(Int64(try required(input.integer("dueAt"), "dueAt")))
+        case "advance":
+            try only([])
+            result = .advance
+        default:
+            throw Failure(path: input.path + ".type", message: "unknown input \"\(type)\"")
+        }
+        return BinobanScenario.Step(at: Int64(at), input: result)
+    }
+
+    /// Reads the members of one JSON object, naming the path in every error.
+    struct Reader {
+        let members: [String: JSONValue]
+        let path: String
+
+        init(_ value: JSONValue, path: String) throws(Failure) {
+            guard let members = value.objectValue else {
+                throw Failure(path: path, message: "expected an object, found \(value)")
+            }
+            self.members = members
+            self.path = path
+        }
+
+        private func place(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+        func allow(_ keys: Set<String>) throws(Failure) {
+            if let unknown = members.keys.filter({ !keys.contains($0) }).sorted().first {
+                throw Failure(
+                    path: place(unknown), message: "unknown field (allowed: \(keys.sorted().joined(separator: ", ")))")
+            }
+        }
+
+        func value(_ key: String) -> JSONValue? {
+            guard let value = members[key], !value.isNull else { return nil }
+            return value
+        }
+
+        func string(_ key: String) throws(Failure) -> String? {
+            guard let value = value(key) else { return nil }
+            guard let text = value.stringValue else {
+                throw Failure(path: place(key), message: "expected a string, found \(value)")
+            }
+            return text
+        }
+
+        func integer(_ key: String) throws(Failure) -> Int? {
+            guard let value = value(key) else { return nil }
+            guard case .int(let number) = value else {
+                throw Failure(path: place(key), message: "expected an integer, found \(value)")
+            }
+            return number
+        }
+
+        func number(_ key: String) throws(Failure) -> Double? {
+            guard let value = value(key) else { return nil }
+            guard let number = value.doubleValue else {
+                throw Failure(path: place(key), message: "expected a number, found \(value)")
+            }
+            return number
+        }
+
+        func bool(_ key: String) throws(Failure) -> Bool? {
+            guard let value = value(key) else { return nil }
+            guard let flag = value.boolValue else {
+                throw Failure(path: place(key), message: "expected true or false, found \(value)")
+            }
+            return flag
+        }
+
+        func array(_ key: String) throws(Failure) -> [JSONValue]? {
+            guard let value = value(key) else { return nil }
+            guard let elements = value.arrayValue else {
+                throw Failure(path: place(key), message: "expected an array, found \(value)")
+            }
+            return elements
+        }
+
+        func object(_ key: String) throws(Failure) -> JSONValue {
+            guard let value = value(key) else { return [:] }
+            guard value.objectValue != nil else {
+                throw Failure(path: place(key), message: "expected an object, found \(value)")
+            }
+            return value
+        }
+
+        func child(_ key: String) throws(Failure) -> Reader? {
+            guard let value = value(key) else { return nil }
+            return try Reader(value, path: place(key))
+        }
+    }
+}

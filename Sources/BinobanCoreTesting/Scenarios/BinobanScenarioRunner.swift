@@ -1,0 +1,112 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Replays a ``BinobanScenario`` against a real `Binoban` instance on a ``ManualClock``, with in-memory
+/// storage and identity and a scripted transport, and compares the recorded outputs with the expectations.
+///
+/// ```swift
+/// let result = await BinobanScenarioRunner.run(try BinobanScenarioDecoder.decode(data))
+/// if !result.passed { print(result.report) }
+/// ```
+public enum BinobanScenarioRunner: Sendable {
+    /// Runs `scenario` and returns the comparison.
+    public static func run(_ scenario: BinobanScenario) async -> BinobanScenarioResult {
+        let config = scenario.config
+        let clock = ManualClock(epochMilliseconds: config.wallClockStartMs)
+        let log = OutputLog(clock: clock)
+        let transport = RecordingTransport(
+            script: config.transportScript.map(scripted), defaultAnswer: scripted(config.transportDefault), log: log)
+        let storage = HandledCountingStorage(
+            InMemoryEventStorage(limits: BinobanStorageLimits(maxEventBytes: config.maxEventBytes)))
+        var configuration = Configuration(apiKey: config.apiKey, sourceIdentifier: config.sourceIdentifier)
+        configuration.apiHost = config.apiHost
+        configuration.flushAt = config.flushAt
+        configuration.flushInterval = config.flushInterval
+        configuration.uploadMaxRetries = config.uploadMaxRetries
+        configuration.backoffBaseMillis = config.backoffBaseMillis
+        configuration.backoffMaxMillis = config.backoffMaxMillis
+        configuration.maxFilesPerFlush = config.maxFilesPerFlush
+        configuration.storage = storage
+        configuration.keyValueStore = InMemoryKeyValueStore()
+        configuration.transport = transport
+        configuration.clock = clock
+        configuration.wallClock = clock
+        configuration.randomSource =
+            config.randomUnitValues.map { FixedRandomSource(unitValues: $0) } ?? SequentialRandomSource()
+        configuration.contextProvider = FixedContextProvider()
+        configuration.errorHandler = { error in log.append(["type": "error", "kind": .string(error.kind.description)]) }
+        let binoban = Binoban.create(configuration: configuration)
+
+        // The pipeline has started (its interval timer is armed) before the first step.
+        if binoban.isOperational { await clock.waitForSleepers(count: 1) }
+        var accepted = 0
+        var pendingFlush: Task<BinobanFlushResult, Never>?
+        for step in scenario.steps {
+            let target = ManualClock.Instant(offset: .milliseconds(step.at))
+            if clock.now < target { clock.advance(by: clock.now.duration(to: target)) }
+            let accepting = binoban.isOperational && binoban.enabled
+            switch step.input {
+            case .track(let name, let properties, let identity):
+                if let identity {
+                    binoban.track(name: name, properties: properties, as: identity)
+                } else {
+                    binoban.track(name: name, properties: properties)
+                }
+                if accepting { accepted += 1 }
+            case .identify(let userId, let traits):
+                binoban.identify(userId: userId, traits: traits)
+                if accepting { accepted += 1 }
+            case .screen(let title, let properties):
+                binoban.screen(title: title, properties: properties)
+                if accepting { accepted += 1 }
+            case .reset: binoban.reset()
+            case .setDeviceToken(let token):
+                binoban.setDeviceToken(token: token)
+                if accepting, !token.allSatisfy(\.isWhitespace) { accepted += 1 }
+            case .setFlushAt(let value): binoban.flushAt = value
+            case .setFlushInterval(let seconds): binoban.flushInterval = seconds
+            case .setEnabled(let value): binoban.enabled = value
+            case .flush: flushWithoutWaiting(binoban)
+            case .flushAwait: pendingFlush = Task { await binoban.flush() }
+            case .awaitFlush:
+                if let task = pendingFlush {
+                    let result = await task.value
+                    pendingFlush = nil
+                    log.append([
+                        "type": "flushResult", "outcome": .string("\(result.outcome)"),
+                        "uploadedBatches": .int(result.uploadedBatches), "uploadedEvents": .int(result.uploadedEvents),
+                        "rejectedBatches": .int(result.rejectedBatches), "rejectedEvents": .int(result.rejectedEvents),
+                    ])
+                }
+            case .awaitRequests(let count): await transport.waitForRequests(count: count)
+            case .awaitTimer(let dueAt):
+                let due = ManualClock.Instant(offset: .milliseconds(dueAt))
+                await clock.waitUntilSleepers { $0.contains(due) }
+            case .advance: break
+            }
+            if binoban.isOperational { await storage.waitForHandledEvents(count: accepted) }
+        }
+        // Outputs end with the last step: what the shutdown drain would do is not part of the scenario.
+        let observed = log.entries
+        pendingFlush?.cancel()
+        _ = await binoban.shutdown(deadline: .zero)
+        return BinobanScenarioResult(
+            name: scenario.name, observed: observed, expected: scenario.expect,
+            mismatch: BinobanScenarioMatcher.firstMismatch(expected: scenario.expect, observed: observed))
+    }
+
+    /// Calls the non-waiting `flush()` (a synchronous context picks that overload).
+    private static func flushWithoutWaiting(_ binoban: Binoban) {
+        binoban.flush()
+    }
+
+    private static func scripted(_ answer: BinobanScenario.TransportAnswer) -> ScriptedAnswer {
+        switch answer {
+        case .status(let status, let headers): return .status(status, headers: headers)
+        case .networkError: return .networkError
+        }
+    }
+}

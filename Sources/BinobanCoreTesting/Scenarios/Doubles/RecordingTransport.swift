@@ -1,0 +1,32 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A scripted transport that also writes each request into the scenario's output log.
+struct RecordingTransport: BinobanEventTransport {
+    let scripted: ScriptedTransport
+    let log: OutputLog
+
+    init(script: [ScriptedAnswer], defaultAnswer: ScriptedAnswer, log: OutputLog) {
+        scripted = ScriptedTransport(script: script, defaultAnswer: defaultAnswer)
+        self.log = log
+    }
+
+    func waitForRequests(count: Int) async {
+        _ = await scripted.waitForRequests(count: count)
+    }
+
+    func send(_ request: BinobanTransportRequest) async throws -> BinobanTransportResponse {
+        let body = (try? JSONDecoder().decode(JSONValue.self, from: request.body)) ?? .string("(not JSON)")
+        var headers: [String: JSONValue] = [:]
+        for (name, value) in request.headers { headers[name] = .string(value) }
+        log.append([
+            "type": "request", "method": .string(request.method), "url": .string(request.url.absoluteString),
+            "headers": .object(headers), "writeKey": body["writeKey"] ?? .null, "sentAt": body["sentAt"] ?? .null,
+            "events": body["batch"] ?? .null,
+        ])
+        return try await scripted.send(request)
+    }
+}

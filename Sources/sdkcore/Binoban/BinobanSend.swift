@@ -1,0 +1,245 @@
+import BinobanCore
+import BinobanCoreURLSession
+import Dispatch
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One run of `sdkcore binoban send`: opens the input and the storage, feeds the instance, flushes, reports.
+struct BinobanSend {
+    typealias Status = BinobanSendCommand.Status
+
+    let options: SendOptions
+    let progress: SendProgress
+
+    private func fail(_ message: String, _ status: Int32) -> Int32 {
+        progress.clearLine()
+        CommandLineTool.printError("sdkcore binoban send: \(message)")
+        return status
+    }
+
+    func run() async -> Int32 {
+        guard let path = options.input, let apiKey = options.apiKey, let source = options.source else {
+            return Status.usage
+        }
+        let input: InputLines
+        do {
+            input = try InputLines(path: path)
+        } catch {
+            return fail(error.description, Status.unreadableInput)
+        }
+        let namespace = BinobanFileEventStorage.namespace(forSourceIdentifier: source)
+        var checkpoint: SendCheckpoint?
+        var resume: SendCheckpoint.Position?
+        let storage: any BinobanEventStorage
+        if let directory = options.storage {
+            let url = URL(fileURLWithPath: directory, isDirectory: true)
+            do {
+                storage = try BinobanFileEventStorage(directory: url, namespace: namespace)
+            } catch {
+                return fail("--storage \(directory): \(error)", Status.storageUnusable)
+            }
+            let file = SendCheckpoint(directory: url, namespace: namespace)
+            do {
+                resume = try file.load()
+            } catch {
+                return fail(error.description, Status.storageUnusable)
+            }
+            checkpoint = file
+        } else {
+            storage = InMemoryEventStorage()
+        }
+        let ledger = SendLedger(checkpoint: checkpoint)
+        let signals = SignalWatch()
+        let instance = makeInstance(apiKey: apiKey, source: source, storage: storage, ledger: ledger)
+        if let resume {
+            progress.clearLine()
+            CommandLineTool.printError(
+                "sdkcore binoban send: resuming: lines 1-\(resume.linesStored) are already stored in \(options.storage ?? "")"
+            )
+        }
+        let ticker = Task { [progress] in
+            var last: SendLedger.Counts?
+            while !Task.isCancelled {
+                let counts = ledger.counts
+                if counts != last {
+                    progress.show(counts)
+                    last = counts
+                }
+                try? await Task.sleep(for: .milliseconds(progress.mode == .plain ? 500 : 100))
+            }
+        }
+        defer { ticker.cancel() }
+
+        let reading = await feed(input, into: instance, ledger: ledger, resume: resume, signals: signals)
+        if case .inputChanged(let message) = reading {
+            await instance.shutdown(deadline: .seconds(2))
+            return fail(message, Status.inputChanged)
+        }
+        if case .unreadable(let message) = reading {
+            await instance.shutdown(deadline: .seconds(2))
+            return fail(message, Status.unreadableInput)
+        }
+        if signals.received {
+            await instance.shutdown(deadline: .seconds(2))
+            ticker.cancel()
+            return fail("interrupted; what was stored stays for the next run", Status.interrupted)
+        }
+        let result = await instance.flush()
+        await instance.shutdown(deadline: .seconds(2))
+        ticker.cancel()
+        let counts = ledger.counts
+        progress.clearLine()
+        if progress.mode != .none { progress.show(counts) }
+        if progress.mode == .tty { SendProgress.write("\n") }
+        var status = Status.allSent
+        let failed = counts.rejected + counts.oversize + counts.evicted
+        if failed > 0 || result.outcome != .completed { status = Status.someFailed }
+        if case .stoppedAtBadLine = reading { status = Status.badLine }
+        if let problem = ledger.checkpointFailure {
+            CommandLineTool.printError("sdkcore binoban send: the progress checkpoint could not be saved: \(problem)")
+            status = max(status, Status.someFailed)
+        }
+        var summary =
+            "sdkcore binoban send: \(counts.read) lines read, \(counts.accepted) events accepted, "
+            + "\(counts.sent) sent, \(failed) failed, \(counts.bad) bad lines"
+        if counts.skipped > 0 { summary += ", \(counts.skipped) lines skipped (stored by an earlier run)" }
+        if options.dryRun { summary += " (dry run: nothing was sent)" }
+        switch result.outcome {
+        case .completed: break
+        case .keptForRetry, .interrupted:
+            summary +=
+                options.storage == nil
+                ? "; the ingest did not take every batch and they were lost with this run (use --storage to keep them)"
+                : "; batches the ingest did not take are kept in \(options.storage ?? "") for the next run"
+        case .paused: summary += "; the instance was disabled"
+        }
+        CommandLineTool.printError(summary)
+        return status
+    }
+
+    private func makeInstance(
+        apiKey: String, source: String, storage: any BinobanEventStorage, ledger: SendLedger
+    ) -> Binoban {
+        let options = self.options
+        let progress = self.progress
+        return BinobanFactory.shared.create(apiKey: apiKey, sourceIdentifier: source) { config in
+            config.apiHost = options.dryRun ? (options.apiHost ?? "api.binoban.io") : (options.apiHost ?? "")
+            config.storage = LedgerStorage(base: storage, ledger: ledger)
+            if let directory = options.storage {
+                config.storageDirectory = URL(fileURLWithPath: directory, isDirectory: true)
+            } else {
+                config.keyValueStore = InMemoryKeyValueStore()
+            }
+            let transport: any BinobanEventTransport =
+                options.dryRun ? PrintingTransport() : URLSessionEventTransport()
+            config.transport = CountingTransport(base: transport, ledger: ledger)
+            config.flushAt = options.flushAt
+            config.flushInterval = 5
+            config.uploadMaxRetries = options.maxRetries
+            config.wallClock = LineTimestampWallClock()
+            config.errorHandler = { error in
+                progress.clearLine()
+                CommandLineTool.printError("sdkcore binoban send: \(error)")
+            }
+        }
+    }
+
+    private enum Reading {
+        case finished
+        case stoppedAtBadLine
+        case inputChanged(String)
+        case unreadable(String)
+    }
+
+    /// Reads every line, skipping those an earlier run stored, and hands the valid ones to `instance`.
+    private func feed(
+        _ input: InputLines, into instance: Binoban, ledger: SendLedger, resume: SendCheckpoint.Position?,
+        signals: SignalWatch
+    ) async -> Reading {
+        var splitter = LineSplitter()
+        var hash = InputHash()
+        var number = 0
+        let skipThrough = resume?.linesStored ?? 0
+        func handle(_ line: Substring) async -> Reading? {
+            number += 1
+            hash.add(line: line)
+            ledger.update { $0.read += 1 }
+            if number <= skipThrough {
+                ledger.update { $0.skipped += 1 }
+                if number == skipThrough, hash.value != resume?.inputHash {
+                    return .inputChanged(changedInputMessage)
+                }
+                return nil
+            }
+            if line.allSatisfy(\.isWhitespace) { return nil }
+            let parsed: SendLine
+            do {
+                parsed = try SendLine.parse(line)
+            } catch {
+                ledger.update { $0.bad += 1 }
+                progress.clearLine()
+                CommandLineTool.printError("sdkcore binoban send: line \(number): \(error.description)")
+                return options.strict ? .stoppedAtBadLine : nil
+            }
+            ledger.register(line: number, hashThroughLine: hash.value)
+            LineTimestampWallClock.stamping(parsed.timestampMillis) { Self.deliver(parsed, to: instance) }
+            await ledger.waitUntilOutstanding(below: SendCommandLimits.maxOutstanding)
+            return nil
+        }
+        while !signals.received, let chunk = await input.nextChunk(shouldStop: { signals.received }) {
+            switch chunk {
+            case .failure(let failure): return .unreadable("\(options.input ?? ""): \(failure.description)")
+            case .success(let bytes):
+                for line in splitter.lines(in: bytes) {
+                    if signals.received { return .finished }
+                    if let stop = await handle(line) { return stop }
+                }
+            }
+        }
+        if !signals.received, let last = splitter.finish(), let stop = await handle(last) { return stop }
+        if number < skipThrough { return .inputChanged(changedInputMessage) }
+        return .finished
+    }
+
+    private var changedInputMessage: String {
+        "the input differs from the one the checkpoint in \(options.storage ?? "") was written for; "
+            + "use a new --storage directory to send a different input"
+    }
+
+    /// Makes the one call a line stands for.
+    static func deliver(_ line: SendLine, to instance: Binoban) {
+        let identity =
+            line.userId == nil && line.anonymousId == nil
+            ? nil : BinobanEventIdentity(userId: line.userId, anonymousId: line.anonymousId)
+        switch line.kind {
+        case .identify:
+            instance.identify(userId: line.userId ?? "", traits: line.payload)
+        case .track:
+            if let identity {
+                instance.track(name: line.name, properties: line.payload, as: identity)
+            } else {
+                instance.track(name: line.name, properties: line.payload)
+            }
+        case .screen:
+            var properties = line.payload.objectValue ?? [:]
+            properties["name"] = .string(line.name)
+            if let identity {
+                instance.track(name: "screen", properties: .object(properties), as: identity)
+            } else {
+                instance.screen(title: line.name, properties: line.payload)
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import BinobanCore
+import BinobanCoreURLSession
+import Dispatch
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Bounds of `sdkcore binoban send`.
+enum SendCommandLimits {
+    /// At most this many accepted lines wait for the storage (well below the write stage's 1000).
+    static let maxOutstanding = 500
+}
+
+/// `sdkcore binoban send`: sends JSON lines through the real Binoban pipeline.
+struct BinobanSendCommand: Command {
+    /// Exit statuses.
+    enum Status {
+        static let allSent: Int32 = 0
+        static let someFailed: Int32 = 1
+        static let badLine: Int32 = 2
+        static let usage: Int32 = 64
+        static let inputChanged: Int32 = 65
+        static let unreadableInput: Int32 = 66
+        static let storageUnusable: Int32 = 73
+        static let interrupted: Int32 = 130
+    }
+
+    let path = ["binoban", "send"]
+    let summary = "Send events given as JSON lines through the Binoban pipeline (durable with --storage)"
+    let help = """
+        USAGE: sdkcore binoban send --api-host HOST --api-key KEY --source ID [options] FILE|-
+
+        Reads events as JSON lines from FILE (or standard input for '-') and sends them through the real
+        Binoban pipeline (batching, retries, URLSession transport) to HOST. One event per line:
+
+          {"type": "track", "name": "purchase", "properties": {"item": "shoes"}, "userId": "u1"}
+          {"type": "identify", "userId": "u1", "traits": {"plan": "pro"}}
+          {"type": "screen", "name": "Checkout", "properties": {"step": 2}, "anonymousId": "a1"}
+
+        FIELDS:
+          type         track | identify | screen (required)
+          name, event  the event name (track) or screen title (screen), required for those; one of the two
+          properties   an object (track, screen)
+          traits       an object (identify): replaces the traits, as identify does
+          userId       track/screen: this event's user (the tool's own identity is untouched);
+                       identify: the user identified from now on (blank keeps the current one)
+          anonymousId  track/screen only: this event's anonymousId (default: the tool's persisted one)
+          timestamp    optional event time: ISO-8601 ("2026-08-02T12:00:00.000Z") or milliseconds since 1970
+        Blank lines are skipped. Any other field, or a wrong type, makes the line bad.
+
+        OPTIONS:
+          --api-host HOST    The ingest host (http:// is kept only for 127.0.0.1/localhost). Required unless --dry-run.
+          --api-key KEY      The API key (Basic auth). Required.
+          --source ID        The source identifier (the envelope's writeKey). Required.
+          --storage DIR      Keep batches, identity and a progress checkpoint in DIR: an interrupted run (Ctrl-C,
+                             SIGTERM, a kill) run again with the same input resumes without losing or duplicating
+                             events (see Docs/CLI.md for the exact guarantee). Without it, events live in memory.
+          --dry-run          Print each batch envelope (one JSON line per batch) on standard output; send nothing.
+          --strict           Stop at the first bad line (exit 2). Otherwise bad lines are reported and skipped.
+          --flush-at N       Events per batch (default 20).
+          --max-retries N    Retries of a failing batch (default 3, exponential backoff from 1 s).
+          --progress MODE    auto (default: tty on a terminal, none otherwise), tty, plain or none.
+          -h, --help         Show this help.
+
+        EXIT STATUS:
+          0   every valid line was sent (bad lines, if any, were reported and skipped)
+          1   some events failed: rejected by the server (4xx), too large, or kept for retry (with --storage, the
+              next run uploads them)
+          2   --strict and a bad line (lines before it were sent)
+          64  usage error
+          65  --storage holds a checkpoint for a different input
+          66  the input cannot be read
+          73  the storage directory cannot be used
+          130 interrupted by SIGINT or SIGTERM (stored events stay in DIR for the next run)
+
+        EXAMPLES:
+          sdkcore binoban send --api-host api.binoban.io --api-key KEY --source web events.jsonl
+          cat events.jsonl | sdkcore binoban send --dry-run --api-key KEY --source web -
+        """
+
+    func run(_ arguments: [String]) async -> Int32 {
+        let options: SendOptions
+        do {
+            options = try SendOptions.parse(arguments)
+        } catch {
+            CommandLineTool.printError(
+                "sdkcore binoban send: \(error)\nRun 'sdkcore binoban send --help' for usage.")
+            return Status.usage
+        }
+        guard let progress = SendProgress.resolve(options.progress) else { return Status.usage }
+        return await BinobanSend(options: options, progress: SendProgress(mode: progress)).run()
+    }
+}

@@ -1,0 +1,41 @@
+import BinobanCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Wraps the transport of `sdkcore binoban send` to count events the server accepted or rejected.
+struct CountingTransport: BinobanEventTransport {
+    let base: any BinobanEventTransport
+    let ledger: SendLedger
+
+    func send(_ request: BinobanTransportRequest) async throws -> BinobanTransportResponse {
+        let response = try await base.send(request)
+        let events = Self.eventCount(request.body)
+        switch response.statusCode {
+        case 200..<300: ledger.update { $0.sent += events }
+        case 400..<500 where response.statusCode != 429: ledger.update { $0.rejected += events }
+        default: break
+        }
+        return response
+    }
+
+    /// The number of events in a batch envelope.
+    static func eventCount(_ body: Data) -> Int {
+        (try? JSONDecoder().decode(JSONValue.self, from: body))?["batch"]?.arrayValue?.count ?? 0
+    }
+}
+
+/// The transport of `--dry-run`: prints each batch envelope as one line of JSON on standard output and answers
+/// 200 without sending anything.
+struct PrintingTransport: BinobanEventTransport {
+    func send(_ request: BinobanTransportRequest) async throws -> BinobanTransportResponse {
+        let text =
+            (try? JSONDecoder().decode(JSONValue.self, from: request.body))?.jsonString()
+            ?? String(decoding: request.body, as: UTF8.self)
+        print(text)
+        return BinobanTransportResponse(statusCode: 200)
+    }
+}

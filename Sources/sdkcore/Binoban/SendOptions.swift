@@ -1,0 +1,91 @@
+/// The parsed arguments of `sdkcore binoban send`.
+struct SendOptions: Sendable {
+    var input: String?
+    var apiHost: String?
+    var apiKey: String?
+    var source: String?
+    var storage: String?
+    var dryRun = false
+    var strict = false
+    var flushAt = 20
+    var maxRetries = 3
+    var progress: String?
+
+    /// Why the arguments are wrong.
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Parses `arguments` (`--name value` or `--name=value`; one positional FILE or `-`).
+    static func parse(_ arguments: [String]) throws(Problem) -> SendOptions {
+        var options = SendOptions()
+        var index = 0
+        func value(_ name: String, inline: String?) throws(Problem) -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count else { throw Problem(description: "\(name) needs a value") }
+            return arguments[index]
+        }
+        func integer(_ name: String, _ text: String, minimum: Int) throws(Problem) -> Int {
+            guard let number = Int(text), number >= minimum else {
+                throw Problem(description: "\(name): expected an integer of at least \(minimum), found '\(text)'")
+            }
+            return number
+        }
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                guard options.input == nil else {
+                    throw Problem(
+                        description: "give one input (a file or '-'), found '\(options.input ?? "")' and '\(argument)'")
+                }
+                options.input = argument
+                index += 1
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                index += 1
+                continue
+            }
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            let name = parts[0]
+            let inline = parts.count > 1 ? parts[1] : nil
+            switch name {
+            case "--api-host": options.apiHost = try value(name, inline: inline)
+            case "--api-key": options.apiKey = try value(name, inline: inline)
+            case "--source": options.source = try value(name, inline: inline)
+            case "--storage": options.storage = try value(name, inline: inline)
+            case "--flush-at": options.flushAt = try integer(name, value(name, inline: inline), minimum: 1)
+            case "--max-retries": options.maxRetries = try integer(name, value(name, inline: inline), minimum: 0)
+            case "--progress":
+                let mode = try value(name, inline: inline)
+                guard ["auto", "tty", "plain", "none"].contains(mode) else {
+                    throw Problem(description: "--progress: expected auto, tty, plain or none, found '\(mode)'")
+                }
+                options.progress = mode
+            case "--dry-run", "--strict":
+                guard inline == nil else { throw Problem(description: "\(name) takes no value") }
+                if name == "--dry-run" { options.dryRun = true } else { options.strict = true }
+            default:
+                throw Problem(description: "unknown option '\(argument)'")
+            }
+            index += 1
+        }
+        guard options.input != nil else {
+            throw Problem(description: "give the input: a file of JSON lines, or '-' for standard input")
+        }
+        guard let key = options.apiKey, !key.isEmpty else { throw Problem(description: "--api-key is required") }
+        guard let source = options.source, !source.isEmpty else { throw Problem(description: "--source is required") }
+        if !options.dryRun {
+            guard let host = options.apiHost, !host.isEmpty else {
+                throw Problem(description: "--api-host is required")
+            }
+        }
+        if options.dryRun, options.storage != nil {
+            throw Problem(description: "--dry-run sends nothing, so it takes no --storage")
+        }
+        return options
+    }
+}

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The progress display of `sdkcore binoban send` on standard error.
+struct SendProgress: Sendable {
+    /// How progress is shown.
+    enum Mode: String, Sendable {
+        /// One line refreshed in place (the default on a terminal).
+        case tty
+        /// A plain line whenever the counters changed, at most twice a second.
+        case plain
+        /// Only the final summary (the default when standard error is not a terminal).
+        case none
+    }
+
+    let mode: Mode
+    let started = ContinuousClock.now
+
+    /// `mode`, or for `auto` the terminal check of standard error.
+    static func resolve(_ option: String?) -> Mode? {
+        guard let option, option != "auto" else { return isatty(2) == 1 ? .tty : Mode.none }
+        return Mode(rawValue: option)
+    }
+
+    /// `read 120 · stored 118 · sent 100 · failed 0 · 850 events/s`.
+    func line(_ counts: SendLedger.Counts) -> String {
+        let elapsed = started.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let rate = seconds > 0 ? Int((Double(counts.sent) / seconds).rounded()) : 0
+        let failed = counts.rejected + counts.oversize + counts.evicted
+        return "read \(counts.read) · stored \(counts.stored) · sent \(counts.sent) · failed \(failed)"
+            + (counts.bad > 0 ? " · bad \(counts.bad)" : "") + " · \(rate) events/s"
+    }
+
+    /// Shows `counts` now.
+    func show(_ counts: SendLedger.Counts) {
+        switch mode {
+        case .tty: Self.write("\r\u{1B}[K" + line(counts))
+        case .plain: Self.write("progress: " + line(counts) + "\n")
+        case .none: break
+        }
+    }
+
+    /// Writes `text` to standard error as it is (no newline added).
+    static func write(_ text: String) {
+        var standardError = StandardError()
+        standardError.write(text)
+    }
+
+    /// Ends an in-place line before other text is written.
+    func clearLine() {
+        if mode == .tty { Self.write("\r\u{1B}[K") }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import LoopbackHTTP
+import Testing
+
+/// Every event the ingest received, decoded, in arrival order.
+private func receivedEvents(_ server: LoopbackHTTPServer) throws -> [[String: Any]] {
+    try server.requests.flatMap { request -> [[String: Any]] in
+        let envelope = try #require(try JSONSerialization.jsonObject(with: request.body) as? [String: Any])
+        return try #require(envelope["batch"] as? [[String: Any]])
+    }
+}
+
+private func lines(_ count: Int, from first: Int = 1) -> String {
+    (first..<first + count).map { #"{"type": "track", "name": "e\#($0)", "properties": {"line": \#($0)}}"# }
+        .joined(separator: "\n") + "\n"
+}
+
+@Suite("sdkcore binoban send")
+struct BinobanSendCommandTests {
+    @Test func deliversEveryLineToTheIngestFieldByField() throws {
+        let server = LoopbackHTTPServer(responder: .always(.ok))
+        let port = try server.start()
+        defer { server.stop() }
+        let input = """
+            {"type": "track", "name": "purchase", "properties": {"item": "shoes"}, "userId": "u1", "timestamp": "2026-01-02T03:04:05.678Z"}
+            {"type": "identify", "userId": "u2", "traits": {"plan": "pro"}}
+
+            {"type": "screen", "name": "Checkout", "anonymousId": "anon-9"}
+            """
+        let output = try SDKCoreProcess.run(
+            ["binoban", "send", "--api-host", "http://127.0.0.1:\(port)", "--api-key", "KEY", "--source", "SRC", "-"],
+            input: input)
+        #expect(output.status == 0, "\(output.standardError)")
+        let events = try receivedEvents(server)
+        #expect(events.count == 3)
+        let purchase = try #require(events.first { $0["event"] as? String == "purchase" })
+        #expect(purchase["type"] as? String == "track")
+        #expect(purchase["userId"] as? String == "u1")
+        #expect((purchase["properties"] as? [String: Any])?["item"] as? String == "shoes")
+        #expect(purchase["timestamp"] as? String == "2026-01-02T03:04:05.678Z")
+        let identify = try #require(events.first { $0["type"] as? String == "identify" })
+        #expect(identify["userId"] as? String == "u2")
+        #expect((identify["traits"] as? [String: Any])?["plan"] as? String == "pro")
+        let screen = try #require(events.first { $0["event"] as? String == "screen" })
+        #expect(screen["anonymousId"] as? String == "anon-9")
+        #expect((screen["properties"] as? [String: Any])?["name"] as? String == "Checkout")
+        let request = try #require(server.requests.first)
+        #expect(request.path == "/b")
+        #expect(request.value(forHeader: "Authorization") == "Basic S0VZOg==")
+        #expect(output.standardError.contains("3 sent, 0 failed"))
+    }
+
+    @Test func aBadLineIsReportedWithItsNumberAndTheRunContinues() throws {
+        let server = LoopbackHTTPServer(responder: .always(.ok))
+        let port = try server.start()
+        defer { server.stop() }
+        let input = lines(2) + #"{"type": "track"}"# + "\n" + lines(1, from: 4)
+        let output = try SDKCoreProcess.run(
+            ["binoban", "send", "--api-host", "http://127.0.0.1:\(port)", "--api-key", "K", "--source", "S", "-"],
+            input: input)
+        #expect(output.status == 0)
+        #expect(output.standardError.contains("line 3: name: is required for track"), "\(output.standardError)")
+        #expect(try receivedEvents(server).count == 3)
+    }
+
+    @Test func strictStopsAtTheFirstBadLineWithStatus2() throws {
+        let server = LoopbackHTTPServer(responder: .always(.ok))
+        let port = try server.start()
+        defer { server.stop() }
+        let input = lines(2) + "not json\n" + lines(2, from: 4)
+        let output = try SDKCoreProcess.run(
+            [
+                "binoban", "send", "--strict", "--api-host", "http://127.0.0.1:\(port)", "--api-key", "K", "--source",
+                "S",
+                "-",
+            ],
+            input: input)
+        #expect(output.status == 2)
+        #expect(output.standardError.contains("line 3: not valid JSON"))
+        let names = try receivedEvents(server).compactMap { $0["event"] as? String }
+        #expect(names == ["e1", "e2"])
+    }
+
+    @Test func dryRunPrintsTheEnvelopesAndSendsNothing() throws {
+        let output = try SDKCoreProcess.run(
+            ["binoban", "send", "--dry-run", "--flush-at", "2", "--api-key", "K", "--source", "SRC", "-"],
+            input: lines(3))
+        #expect(output.status == 0, "\(output.standardError)")
+        let envelopes = try output.standardOutput.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(envelopes.allSatisfy { $0["writeKey"] as? String == "SRC" && $0["sentAt"] is String })
+        let names = envelopes.flatMap { ($0["batch"] as? [[String: Any]]) ?? [] }.compactMap { $0["event"] as? String }
+        #expect(names == ["e1", "e2", "e3"])
+        #expect(output.standardError.contains("dry run: nothing was sent"))
+    }
+
+    @Test func anUnreachableIngestKeepsTheEventsAndExitsWith1() throws {
+        let server = LoopbackHTTPServer(responder: .always(.ok))
+        let port = try server.start()
+        server.stop()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let output = try SDKCoreProcess.run(
+            [
+                "binoban", "send", "--max-retries", "0", "--storage", directory.url.path, "--api-host",
+                "http://127.0.0.1:\(port)", "--api-key", "K", "--source", "S", "-",
+            ],
+            input: lines(3))
+        #expect(output.status == 1)
+        #expect(
+            output.standardError.contains("kept in \(directory.url.path) for the next run"), "\(output.standardError)")
+    }
+
+    @Test func usageErrorsAndUnreadableInputHaveTheirStatuses() throws {
+        #expect(try SDKCoreProcess.run(["binoban", "send", "-"]).status == 64)
+        let missing = try SDKCoreProcess.run(
+            ["binoban", "send", "--api-host", "h", "--api-key", "K", "--source", "S", "/nonexistent/events.jsonl"])
+        #expect(missing.status == 66)
+        #expect(missing.standardError.contains("no such file"))
+        #expect(try SDKCoreProcess.run(["binoban", "send", "--help"]).standardOutput.contains("EXIT STATUS"))
+    }
+
+    /// Run 1 stores the first 10 lines while the ingest answers 500 and is killed (SIGKILL) once it reported
+    /// them stored; run 2 gets all 20 lines and a healthy ingest: every event arrives exactly once.
+    @Test func anInterruptedSendResumesWithoutLossOrDuplicates() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let failing = LoopbackHTTPServer(responder: .always(.status(500)))
+        let failingPort = try failing.start()
+        defer { failing.stop() }
+
+        let process = Process()
+        process.executableURL = SDKCoreProcess.executable
+        process.arguments = [
+            "binoban", "send", "--progress", "plain", "--max-retries", "50", "--storage", directory.url.path,
+            "--api-host", "http://127.0.0.1:\(failingPort)", "--api-key", "K", "--source", "S", "-",
+        ]
+        let standardInput = Pipe()
+        let standardError = Pipe()
+        process.standardInput = standardInput
+        process.standardError = standardError
+        process.standardOutput = Pipe()
+        try process.run()
+        standardInput.fileHandleForWriting.write(Data(lines(10).utf8))
+        var seen = ""
+        while !seen.contains("stored 10 ") {
+            let chunk = standardError.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(seen.contains("stored 10 "), "\(seen)")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let healthy = LoopbackHTTPServer(responder: .always(.ok))
+        let healthyPort = try healthy.start()
+        defer { healthy.stop() }
+        let output = try SDKCoreProcess.run(
+            [
+                "binoban", "send", "--storage", directory.url.path, "--api-host", "http://127.0.0.1:\(healthyPort)",
+                "--api-key", "K", "--source", "S", "-",
+            ],
+            input: lines(20))
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardError.contains("resuming: lines 1-10 are already stored"))
+        let events = try receivedEvents(healthy)
+        let numbers = events.compactMap { ($0["properties"] as? [String: Any])?["line"] as? Int }
+        #expect(numbers.sorted() == Array(1...20), "\(numbers)")
+        #expect(Set(events.compactMap { $0["messageId"] as? String }).count == 20)
+    }
+
+    @Test func sigintWhileWaitingForInputEndsWithStatus130() throws {
+        let process = Process()
+        process.executableURL = SDKCoreProcess.executable
+        process.arguments = [
+            "binoban", "send", "--api-host", "http://127.0.0.1:9", "--api-key", "K", "--source", "S", "-",
+        ]
+        let standardInput = Pipe()
+        let standardError = Pipe()
+        process.standardInput = standardInput
+        process.standardError = standardError
+        process.standardOutput = Pipe()
+        try process.run()
+        // The loopback-host report is printed after the signal handlers are installed.
+        var seen = ""
+        while !seen.contains("apiHost uses plain HTTP") {
+            let chunk = standardError.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        try standardInput.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 130)
+    }
+
+    @Test func aDifferentInputIsRefusedOnResume() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = LoopbackHTTPServer(responder: .always(.ok))
+        let port = try server.start()
+        defer { server.stop() }
+        let arguments = [
+            "binoban", "send", "--storage", directory.url.path, "--api-host", "http://127.0.0.1:\(port)", "--api-key",
+            "K", "--source", "S", "-",
+        ]
+        #expect(try SDKCoreProcess.run(arguments, input: lines(3)).status == 0)
+        let again = try SDKCoreProcess.run(arguments, input: lines(3, from: 7))
+        #expect(again.status == 65, "\(again.standardError)")
+        #expect(try receivedEvents(server).count == 3)
+    }
+}
