@@ -29,6 +29,9 @@ final class EventIntake: Sendable {
         var tickets: [FlushTicket] = []
         var identityToPersist: IdentityState?
         var settings: Settings?
+        /// The instance was paused at some point since the previous drain, even if `settings` says it is
+        /// enabled again: a pause and resume between two drains must still reach the driver as a resume.
+        var pausedSinceLastDrain = false
         var droppedEvents = 0
         var closed = false
     }
@@ -49,6 +52,7 @@ final class EventIntake: Sendable {
         var tickets: [FlushTicket] = []
         var settings: Settings
         var settingsDirty = false
+        var pausedSinceDrain = false
         var closed = false
         var waiter: CheckedContinuation<Void, Never>?
 
@@ -116,6 +120,7 @@ final class EventIntake: Sendable {
             let before = state.settings
             change(&state.settings)
             if state.settings != before { state.settingsDirty = true }
+            if before.enabled, !state.settings.enabled { state.pausedSinceDrain = true }
             return state.takeWaiterIfWork()
         }
         waiter?.resume()
@@ -207,6 +212,8 @@ final class EventIntake: Sendable {
         if state.settingsDirty {
             drain.settings = state.settings
             state.settingsDirty = false
+            drain.pausedSinceLastDrain = state.pausedSinceDrain
+            state.pausedSinceDrain = false
         }
         drain.droppedEvents = state.dropped
         state.dropped = 0

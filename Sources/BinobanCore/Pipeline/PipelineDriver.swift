@@ -126,6 +126,19 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
                 )
             }
             if let settings = drain.settings {
+                if drain.pausedSinceLastDrain, settings.enabled {
+                    // Paused and resumed before this drain: the machine sees the pause, so the resume uploads.
+                    perform(
+                        policy.handle(
+                            .settingsChanged(
+                                enabled: false,
+                                flushAt: settings.flushAt,
+                                flushInterval: settings.flushInterval
+                            ),
+                            at: clock.now
+                        )
+                    )
+                }
                 perform(
                     policy.handle(
                         .settingsChanged(

@@ -48,6 +48,20 @@ struct EventIntakeTests {
         #expect(drain.droppedEvents == 0)
     }
 
+    @Test("A pause and a resume between two drains still reach the driver as a pause")
+    func pauseAndResumeBetweenDrains() async {
+        let intake = makeIntake(capacity: 10)
+        intake.updateSettings { $0.enabled = false }
+        intake.updateSettings { $0.enabled = true }
+        let drain = await intake.next()
+        #expect(drain.settings?.enabled == true)
+        #expect(drain.pausedSinceLastDrain)
+        intake.updateSettings { $0.flushAt = 5 }
+        let next = await intake.next()
+        #expect(next.settings?.flushAt == 5)
+        #expect(!next.pausedSinceLastDrain)
+    }
+
     @Test("A flush ticket comes with every event accepted before it; a closed intake refuses everything")
     func ticketsAndClose() async {
         let intake = makeIntake(capacity: 10)

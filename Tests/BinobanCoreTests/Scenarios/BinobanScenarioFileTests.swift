@@ -16,13 +16,9 @@ enum BinobanScenarioFiles {
     }
 }
 
-/// The per-file replay runs in the `sdkcore scenario run` subprocess tests (SDKCoreCLITests), one case per
-/// file. In this process it is disabled: replaying while the rest of BinobanCoreTests runs in parallel hangs
-/// an awaited `flush()` of a freshly created instance now and then (a BinobanCore issue reported with this
-/// change); enable it with `BINOBAN_SCENARIOS_IN_PROCESS=1`.
-@Suite(
-    "Binoban scenario files", .serialized,
-    .enabled(if: ProcessInfo.processInfo.environment["BINOBAN_SCENARIOS_IN_PROCESS"] == "1"))
+/// Every scenario file replayed in this process, next to the other suites (one case per file). The replay in a
+/// subprocess (`sdkcore scenario run`, SDKCoreCLITests) stays as a check of the command-line tool.
+@Suite("Binoban scenario files", .serialized)
 struct BinobanScenarioFileTests {
     @Test func theSuiteHasAtLeast20Scenarios() {
         #expect(BinobanScenarioFiles.names.count >= 20, "found \(BinobanScenarioFiles.names)")
