@@ -18,7 +18,7 @@ public enum BinobanScenarioDecoder: Sendable {
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
-            if let location = ScenarioJSONLocator.firstError(in: Array(data)) {
+            if let location = JSONSyntaxLocator.firstError(in: Array(data)) {
                 throw Failure(
                     path: "", message: "not valid JSON: \(location.reason)", line: location.line,
                     column: location.column)

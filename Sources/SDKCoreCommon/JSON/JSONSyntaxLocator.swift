@@ -3,11 +3,11 @@
 ///
 /// A small recursive-descent checker over UTF-8 bytes (RFC 8259 grammar, nesting limited to 512 levels);
 /// it only locates errors, the platform parser still does the parsing.
-struct JSONSyntaxLocator {
-    struct Failure: Equatable {
-        var line: Int
-        var column: Int
-        var reason: String
+package struct JSONSyntaxLocator {
+    package struct Failure: Equatable, Sendable {
+        package var line: Int
+        package var column: Int
+        package var reason: String
     }
 
     private let bytes: [UInt8]
@@ -19,7 +19,7 @@ struct JSONSyntaxLocator {
     }
 
     /// The first syntax error in `bytes`, or `nil` when they are valid JSON.
-    static func firstError(in bytes: [UInt8]) -> Failure? {
+    package static func firstError(in bytes: [UInt8]) -> Failure? {
         var locator = JSONSyntaxLocator(bytes)
         do throws(Thrown) {
             try locator.value()
