@@ -44,9 +44,41 @@ public struct BinobanScenario: Sendable, Hashable {
         public var transportScript: [TransportAnswer] = []
         /// The answer once the script is used up. Default 200.
         public var transportDefault: TransportAnswer = .status(200, headers: [:])
+        /// The notification layer the runner creates beside the instance.
+        public var notifications = Notifications()
 
         /// Creates the default configuration.
         public init() {}
+    }
+
+    /// How the runner builds the scenario's own `BinobanNotifications` (never ``BinobanNotifications/shared``).
+    public struct Notifications: Sendable, Hashable {
+        /// Whether the layer is attached to the instance before the first step. Default `true`; with `false`,
+        /// tokens and events wait for an `attachNotifications` input.
+        public var attached = true
+        /// What the scripted presenter answers to every display request. Default ``DisplayAnswer/displayed``.
+        public var display: DisplayAnswer = .displayed
+        /// What the scripted presenter answers to a permission request. Default `.granted`.
+        public var permission: NotificationPermissionResult.Status = .granted
+        /// `BinobanNotifications.Options.replayCapacity`. Default 16.
+        public var replayCapacity = BinobanNotifications.Options().replayCapacity
+        /// `BinobanNotifications.Options.deliveredMemory`. Default 256.
+        public var deliveredMemory = BinobanNotifications.Options().deliveredMemory
+        /// `BinobanNotifications.Options.pendingEventCapacity`. Default 32.
+        public var pendingEventCapacity = BinobanNotifications.Options().pendingEventCapacity
+
+        /// Creates the default notification layer settings.
+        public init() {}
+    }
+
+    /// What the scripted notification presenter answers to a display request.
+    public enum DisplayAnswer: Sendable, Hashable {
+        /// The notification is shown.
+        case displayed
+        /// Nothing was shown, for `reason`.
+        case notDisplayed(reason: String)
+        /// The display failed for `reason` (the SDK then dispatches a `FAILED` interaction).
+        case failed(reason: String)
     }
 
     /// One scripted transport answer.
@@ -101,6 +133,29 @@ public struct BinobanScenario: Sendable, Hashable {
         case awaitTimer(Int64)
         /// Only the passage of time up to the step's `at`.
         case advance
+        /// `BinobanNotifications.initializeNotifications(configuration:)`, awaiting the permission answer.
+        case initializeNotifications(askPermission: Bool, soundName: String?)
+        /// `BinobanNotifications.onNewToken(token:)`.
+        case onNewToken(String)
+        /// `BinobanNotifications.onApplicationDidReceiveRemoteNotification(userInfo:)`, awaiting the display.
+        case onApplicationDidReceiveRemoteNotification(userInfo: JSONValue)
+        /// `BinobanNotifications.onWillPresentForwarded(userInfo:)`.
+        case onWillPresentForwarded(userInfo: JSONValue)
+        /// `BinobanNotifications.onDidReceiveForwarded(userInfo:actionId:dismissed:)`.
+        case onDidReceiveForwarded(userInfo: JSONValue, actionId: String?, dismissed: Bool)
+        /// `BinobanNotifications.onNotificationOpened(userInfo:)`.
+        case onNotificationOpened(userInfo: JSONValue)
+        /// `BinobanNotifications.attach(_:)` with the scenario's instance.
+        case attachNotifications
+        /// `BinobanNotifications.detach()`.
+        case detachNotifications
+        /// Installs an app interaction handler that records an `interaction` output for each interaction and,
+        /// when `callsSuper`, keeps the SDK's tracking (a `DefaultNotificationInteractionHandler` subclass).
+        case setInteractionHandler(callsSuper: Bool)
+        /// `NotificationInteractionManager.resetToDefault()`.
+        case resetInteractionHandler
+        /// `NotificationInteractionManager.drainPendingInteractions()`, recorded as a `drained` output.
+        case drainPendingInteractions
     }
 
     /// Creates a scenario.

@@ -58,10 +58,10 @@ public enum BinobanScenarioDecoder: Sendable {
             guard value.objectValue != nil, value["type"]?.stringValue != nil else {
                 throw Failure(path: "expect[\(index)]", message: "expected an object with a string \"type\"")
             }
-            guard let type = value["type"]?.stringValue, ["request", "error", "flushResult"].contains(type) else {
+            guard let type = value["type"]?.stringValue, outputTypes.contains(type) else {
                 throw Failure(
                     path: "expect[\(index)].type",
-                    message: "unknown output \(value["type"] ?? .null) (request, error or flushResult)")
+                    message: "unknown output \(value["type"] ?? .null) (\(outputTypes.joined(separator: ", ")))")
             }
         }
         return BinobanScenario(
@@ -69,13 +69,18 @@ public enum BinobanScenarioDecoder: Sendable {
             expect: expect)
     }
 
+    /// Every output type a runner records.
+    static let outputTypes = [
+        "request", "error", "flushResult", "interaction", "drained", "display", "permissionRequest", "diagnostic",
+    ]
+
     private static func decodeConfig(_ reader: Reader?) throws(Failure) -> BinobanScenario.Config {
         var config = BinobanScenario.Config()
         guard let reader else { return config }
         try reader.allow([
             "apiKey", "sourceIdentifier", "apiHost", "flushAt", "flushInterval", "uploadMaxRetries",
             "backoffBaseMillis", "backoffMaxMillis", "maxFilesPerFlush", "maxEventBytes", "wallClockStartMs",
-            "random", "transport",
+            "random", "transport", "notifications",
         ])
         if let value = try reader.string("apiKey") { config.apiKey = value }
         if let value = try reader.string("sourceIdentifier") { config.sourceIdentifier = value }
@@ -113,7 +118,54 @@ public enum BinobanScenarioDecoder: Sendable {
                 config.transportDefault = try answer(value, path: "config.transport.default")
             }
         }
+        if let notifications = try reader.child("notifications") {
+            config.notifications = try decodeNotifications(notifications)
+        }
         return config
+    }
+
+    private static func decodeNotifications(_ reader: Reader) throws(Failure) -> BinobanScenario.Notifications {
+        var settings = BinobanScenario.Notifications()
+        try reader.allow([
+            "attached", "display", "permission", "replayCapacity", "deliveredMemory", "pendingEventCapacity",
+        ])
+        if let value = try reader.bool("attached") { settings.attached = value }
+        if let value = reader.value("display") {
+            let path = reader.path + ".display"
+            let expected = "expected \"displayed\", {\"notDisplayed\": reason} or {\"failed\": reason}"
+            if value.stringValue == "displayed" {
+                settings.display = .displayed
+            } else if let members = value.objectValue, members.count == 1, let (key, reason) = members.first,
+                let text = reason.stringValue
+            {
+                switch key {
+                case "notDisplayed": settings.display = .notDisplayed(reason: text)
+                case "failed": settings.display = .failed(reason: text)
+                default: throw Failure(path: path, message: expected)
+                }
+            } else {
+                throw Failure(path: path, message: expected)
+            }
+        }
+        if let value = try reader.string("permission") {
+            switch value {
+            case "granted": settings.permission = .granted
+            case "denied": settings.permission = .denied
+            case "unavailable": settings.permission = .unavailable
+            default:
+                throw Failure(
+                    path: reader.path + ".permission", message: "expected \"granted\", \"denied\" or \"unavailable\"")
+            }
+        }
+        for (key, keyPath) in [
+            ("replayCapacity", \BinobanScenario.Notifications.replayCapacity),
+            ("deliveredMemory", \.deliveredMemory), ("pendingEventCapacity", \.pendingEventCapacity),
+        ] {
+            guard let value = try reader.integer(key) else { continue }
+            guard value >= 0 else { throw Failure(path: "\(reader.path).\(key)", message: "expected an integer ≥ 0") }
+            settings[keyPath: keyPath] = value
+        }
+        return settings
     }
 
     private static func answer(_ value: JSONValue, path: String) throws(Failure) -> BinobanScenario.TransportAnswer {
@@ -203,6 +255,44 @@ public enum BinobanScenarioDecoder: Sendable {
         case "advance":
             try only([])
             result = .advance
+        case "initializeNotifications":
+            try only(["askNotificationPermissionOnStart", "notificationSoundName"])
+            result = .initializeNotifications(
+                askPermission: try input.bool("askNotificationPermissionOnStart") ?? true,
+                soundName: try input.string("notificationSoundName"))
+        case "onNewToken":
+            try only(["token"])
+            result = .onNewToken(try required(input.string("token"), "token"))
+        case "onApplicationDidReceiveRemoteNotification":
+            try only(["userInfo"])
+            result = .onApplicationDidReceiveRemoteNotification(
+                userInfo: try required(input.value("userInfo"), "userInfo"))
+        case "onWillPresentForwarded":
+            try only(["userInfo"])
+            result = .onWillPresentForwarded(userInfo: try required(input.value("userInfo"), "userInfo"))
+        case "onDidReceiveForwarded":
+            try only(["userInfo", "actionId", "dismissed"])
+            result = .onDidReceiveForwarded(
+                userInfo: try required(input.value("userInfo"), "userInfo"), actionId: try input.string("actionId"),
+                dismissed: try input.bool("dismissed") ?? false)
+        case "onNotificationOpened":
+            try only(["userInfo"])
+            result = .onNotificationOpened(userInfo: try required(input.value("userInfo"), "userInfo"))
+        case "attachNotifications":
+            try only([])
+            result = .attachNotifications
+        case "detachNotifications":
+            try only([])
+            result = .detachNotifications
+        case "setInteractionHandler":
+            try only(["callsSuper"])
+            result = .setInteractionHandler(callsSuper: try input.bool("callsSuper") ?? true)
+        case "resetInteractionHandler":
+            try only([])
+            result = .resetInteractionHandler
+        case "drainPendingInteractions":
+            try only([])
+            result = .drainPendingInteractions
         default:
             throw Failure(path: input.path + ".type", message: "unknown input \"\(type)\"")
         }

@@ -39,10 +39,24 @@ public enum BinobanScenarioRunner: Sendable {
         configuration.contextProvider = FixedContextProvider()
         configuration.errorHandler = { error in log.append(["type": "error", "kind": .string(error.kind.description)]) }
         let binoban = Binoban.create(configuration: configuration)
+        let accepted = LockedValue(0)
+        let settings = config.notifications
+        let notifications = BinobanNotifications(
+            presenter: ScriptedNotificationPresenter(
+                display: settings.display, permission: settings.permission, log: log),
+            options: BinobanNotifications.Options(
+                replayCapacity: settings.replayCapacity, deliveredMemory: settings.deliveredMemory,
+                pendingEventCapacity: settings.pendingEventCapacity),
+            diagnostics: { log.append(["type": "diagnostic", "code": .string($0.code.description)]) })
+        let notificationTarget = CountingNotificationTarget(binoban: binoban, accepted: accepted)
+        if settings.attached { notifications.attach(notificationTarget) }
 
-        // The pipeline has started (its interval timer is armed) before the first step.
-        if binoban.isOperational { await clock.waitForSleepers(count: 1) }
-        var accepted = 0
+        // The pipeline has started before the first step: its interval timer is armed and the startup upload
+        // pass has looked at the (empty) storage, so it cannot pick up the first step's events.
+        if binoban.isOperational {
+            await clock.waitForSleepers(count: 1)
+            await storage.waitForFirstListing()
+        }
         var pendingFlush: Task<BinobanFlushResult, Never>?
         for step in scenario.steps {
             let target = ManualClock.Instant(offset: .milliseconds(step.at))
@@ -55,17 +69,17 @@ public enum BinobanScenarioRunner: Sendable {
                 } else {
                     binoban.track(name: name, properties: properties)
                 }
-                if accepting { accepted += 1 }
+                if accepting { accepted.withLock { $0 += 1 } }
             case .identify(let userId, let traits):
                 binoban.identify(userId: userId, traits: traits)
-                if accepting { accepted += 1 }
+                if accepting { accepted.withLock { $0 += 1 } }
             case .screen(let title, let properties):
                 binoban.screen(title: title, properties: properties)
-                if accepting { accepted += 1 }
+                if accepting { accepted.withLock { $0 += 1 } }
             case .reset: binoban.reset()
             case .setDeviceToken(let token):
                 binoban.setDeviceToken(token: token)
-                if accepting, !token.allSatisfy(\.isWhitespace) { accepted += 1 }
+                if accepting, !token.allSatisfy(\.isWhitespace) { accepted.withLock { $0 += 1 } }
             case .setFlushAt(let value): binoban.flushAt = value
             case .setFlushInterval(let seconds): binoban.flushInterval = seconds
             case .setEnabled(let value): binoban.enabled = value
@@ -86,8 +100,9 @@ public enum BinobanScenarioRunner: Sendable {
                 let due = ManualClock.Instant(offset: .milliseconds(dueAt))
                 await clock.waitUntilSleepers { $0.contains(due) }
             case .advance: break
+            default: await perform(step.input, on: notifications, target: notificationTarget, log: log)
             }
-            if binoban.isOperational { await storage.waitForHandledEvents(count: accepted) }
+            if binoban.isOperational { await storage.waitForHandledEvents(count: accepted.withLock { $0 }) }
         }
         // Outputs end with the last step: what the shutdown drain would do is not part of the scenario.
         let observed = log.entries
@@ -96,6 +111,40 @@ public enum BinobanScenarioRunner: Sendable {
         return BinobanScenarioResult(
             name: scenario.name, observed: observed, expected: scenario.expect,
             mismatch: BinobanScenarioMatcher.firstMismatch(expected: scenario.expect, observed: observed))
+    }
+
+    /// Performs one notification-layer input; calls that return a task are awaited.
+    private static func perform(
+        _ input: BinobanScenario.Input, on notifications: BinobanNotifications, target: CountingNotificationTarget,
+        log: OutputLog
+    ) async {
+        switch input {
+        case .initializeNotifications(let askPermission, let soundName):
+            _ = await notifications.initializeNotifications(
+                configuration: NotificationPlatformConfigurationIos(
+                    askNotificationPermissionOnStart: askPermission, notificationSoundName: soundName)
+            ).value
+        case .onNewToken(let token): notifications.onNewToken(token: token)
+        case .onApplicationDidReceiveRemoteNotification(let userInfo):
+            _ = await notifications.onApplicationDidReceiveRemoteNotification(userInfo: userInfo).value
+        case .onWillPresentForwarded(let userInfo): notifications.onWillPresentForwarded(userInfo: userInfo)
+        case .onDidReceiveForwarded(let userInfo, let actionId, let dismissed):
+            notifications.onDidReceiveForwarded(userInfo: userInfo, actionId: actionId, dismissed: dismissed)
+        case .onNotificationOpened(let userInfo): notifications.onNotificationOpened(userInfo: userInfo)
+        case .attachNotifications: notifications.attach(target)
+        case .detachNotifications: notifications.detach()
+        case .setInteractionHandler(let callsSuper):
+            notifications.interactionManager.setHandler(
+                handler: RecordingInteractionHandler(notifications: notifications, log: log, callsSuper: callsSuper))
+        case .resetInteractionHandler: notifications.interactionManager.resetToDefault()
+        case .drainPendingInteractions:
+            let drained = notifications.interactionManager.drainPendingInteractions()
+            log.append([
+                "type": "drained",
+                "interactions": .array(drained.map { .object(RecordingInteractionHandler.describe($0)) }),
+            ])
+        default: break
+        }
     }
 
     /// Calls the non-waiting `flush()` (a synchronous context picks that overload).

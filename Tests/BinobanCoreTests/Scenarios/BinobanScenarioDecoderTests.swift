@@ -85,4 +85,59 @@ struct BinobanScenarioDecoderTests {
         #expect(BinobanScenarioMatcher.difference(expected: ["n": 240], observed: ["n": 240.0], path: "") == nil)
         #expect(BinobanScenarioMatcher.difference(expected: ["a": [1]], observed: ["a": [1, 2]], path: "") != nil)
     }
+
+    @Test func notificationSettingsDecode() throws {
+        let text = #"""
+            {"format": 1, "core": "binoban", "name": "n", "steps": [], "expect": [],
+             "config": {"notifications": {"attached": false, "display": {"failed": "denied"}, "permission": "denied",
+                                          "replayCapacity": 2, "deliveredMemory": 3, "pendingEventCapacity": 4}}}
+            """#
+        let settings = try BinobanScenarioDecoder.decode(Data(text.utf8)).config.notifications
+        #expect(!settings.attached)
+        #expect(settings.display == BinobanScenario.DisplayAnswer.failed(reason: "denied"))
+        #expect(settings.permission == NotificationPermissionResult.Status.denied)
+        #expect(
+            [settings.replayCapacity, settings.deliveredMemory, settings.pendingEventCapacity] == [Int]([2, 3, 4]))
+        let defaults = try BinobanScenarioDecoder.decode(Data(minimal.utf8)).config.notifications
+        #expect(defaults.attached)
+        #expect(defaults.display == BinobanScenario.DisplayAnswer.displayed)
+        #expect(defaults.permission == NotificationPermissionResult.Status.granted)
+    }
+
+    @Test func badNotificationSettingsAreNamedWithTheirPath() {
+        func config(_ notifications: String) -> String {
+            #"{"format": 1, "core": "binoban", "name": "n", "steps": [], "expect": [], "config": {"notifications": "#
+                + notifications + "}}"
+        }
+        #expect(decodeError(config(#"{"display": "shown"}"#))?.path == "config.notifications.display")
+        #expect(decodeError(config(#"{"display": {"failed": 1}}"#))?.path == "config.notifications.display")
+        #expect(decodeError(config(#"{"permission": "maybe"}"#))?.path == "config.notifications.permission")
+        #expect(decodeError(config(#"{"replayCapacity": -1}"#))?.path == "config.notifications.replayCapacity")
+        #expect(decodeError(config(#"{"presenter": {}}"#))?.path == "config.notifications.presenter")
+    }
+
+    @Test func notificationInputsDecode() throws {
+        let text = #"""
+            {"format": 1, "core": "binoban", "name": "n", "expect": [], "steps": [
+              {"at": 0, "input": {"type": "initializeNotifications"}},
+              {"at": 0, "input": {"type": "onDidReceiveForwarded", "userInfo": {"source": "binoban"}, "actionId": "yes"}},
+              {"at": 0, "input": {"type": "setInteractionHandler"}},
+              {"at": 0, "input": {"type": "drainPendingInteractions"}}]}
+            """#
+        let inputs = try BinobanScenarioDecoder.decode(Data(text.utf8)).steps.map(\.input)
+        #expect(
+            inputs == [
+                .initializeNotifications(askPermission: true, soundName: nil),
+                .onDidReceiveForwarded(userInfo: ["source": "binoban"], actionId: "yes", dismissed: false),
+                .setInteractionHandler(callsSuper: true), .drainPendingInteractions,
+            ])
+    }
+
+    @Test func aNotificationInputWithoutUserInfoIsRefused() {
+        let text =
+            #"{"format": 1, "core": "binoban", "name": "n", "expect": [], "steps": [{"at": 0, "input": {"type": "onWillPresentForwarded"}}]}"#
+        let error = decodeError(text)
+        #expect(error?.path == "steps[0].input.userInfo")
+        #expect(error?.message == "is required")
+    }
 }

@@ -20,8 +20,37 @@ enum BinobanScenarioFiles {
 /// subprocess (`sdkcore scenario run`, SDKCoreCLITests) stays as a check of the command-line tool.
 @Suite("Binoban scenario files", .serialized)
 struct BinobanScenarioFileTests {
-    @Test func theSuiteHasAtLeast20Scenarios() {
-        #expect(BinobanScenarioFiles.names.count >= 20, "found \(BinobanScenarioFiles.names)")
+    @Test func theSuiteHasAtLeast40Scenarios() {
+        #expect(BinobanScenarioFiles.names.count >= 40, "found \(BinobanScenarioFiles.names)")
+    }
+
+    /// Every input and output of the format is exercised by at least one file, so a runner change that breaks
+    /// one of them cannot go unnoticed.
+    @Test func everyInputAndOutputTypeIsUsed() throws {
+        var inputs: Set<String> = []
+        var outputs: Set<String> = []
+        for file in BinobanScenarioFiles.names {
+            let data = try Data(contentsOf: BinobanScenarioFiles.directory.appendingPathComponent(file))
+            let document = try JSONDecoder().decode(JSONValue.self, from: data)
+            for step in document["steps"]?.arrayValue ?? [] {
+                if let type = step["input"]?["type"]?.stringValue { inputs.insert(type) }
+            }
+            for output in document["expect"]?.arrayValue ?? [] {
+                if let type = output["type"]?.stringValue { outputs.insert(type) }
+            }
+        }
+        let allInputs: Set<String> = [
+            "track", "identify", "screen", "reset", "setDeviceToken", "setFlushAt", "setFlushInterval", "setEnabled",
+            "flush", "flushAwait", "awaitFlush", "awaitRequests", "awaitTimer", "advance", "initializeNotifications",
+            "onNewToken", "onApplicationDidReceiveRemoteNotification", "onWillPresentForwarded",
+            "onDidReceiveForwarded", "onNotificationOpened", "attachNotifications", "detachNotifications",
+            "setInteractionHandler", "resetInteractionHandler", "drainPendingInteractions",
+        ]
+        #expect(allInputs.subtracting(inputs).sorted() == [], "inputs no file uses")
+        let allOutputs: Set<String> = [
+            "request", "error", "flushResult", "interaction", "drained", "display", "permissionRequest", "diagnostic",
+        ]
+        #expect(allOutputs.subtracting(outputs).sorted() == [], "outputs no file expects")
     }
 
     @Test(arguments: BinobanScenarioFiles.names)

@@ -25,8 +25,8 @@ struct BinobanDemoAndScenarioTests {
         #expect(last == "sdkcore demo: 5 of 5 checks matched the expected behaviour")
     }
 
-    @Test func theSuiteHasAtLeast20Scenarios() {
-        #expect(BinobanScenarioFiles.names.count >= 20, "\(BinobanScenarioFiles.names)")
+    @Test func theSuiteHasAtLeast40Scenarios() {
+        #expect(BinobanScenarioFiles.names.count >= 40, "\(BinobanScenarioFiles.names)")
     }
 
     @Test(arguments: BinobanScenarioFiles.names)

@@ -4,11 +4,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Wraps a storage and lets the runner wait until events reached it (stored or refused as oversize).
+/// Wraps a storage and lets the runner wait until events reached it (stored or refused as oversize), and until
+/// an upload pass has listed the stored batches.
 actor HandledCountingStorage: BinobanEventStorage {
     private let base: any BinobanEventStorage
     private var handled = 0
     private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var listings = 0
+    private var listingWaiters: [CheckedContinuation<Void, Never>] = []
 
     init(_ base: any BinobanEventStorage) {
         self.base = base
@@ -29,7 +32,20 @@ actor HandledCountingStorage: BinobanEventStorage {
     }
 
     func closeOpenBatch() async throws { try await base.closeOpenBatch() }
-    func finishedBatches(limit: Int) async throws -> [BinobanBatchID] { try await base.finishedBatches(limit: limit) }
+    /// Returns once an upload pass has listed the stored batches (at once if one already has).
+    func waitForFirstListing() async {
+        if listings > 0 { return }
+        await withCheckedContinuation { listingWaiters.append($0) }
+    }
+
+    func finishedBatches(limit: Int) async throws -> [BinobanBatchID] {
+        let batches = try await base.finishedBatches(limit: limit)
+        listings += 1
+        let ready = listingWaiters
+        listingWaiters = []
+        for waiter in ready { waiter.resume() }
+        return batches
+    }
     func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch { try await base.read(batch) }
     func remove(_ batch: BinobanBatchID) async throws { try await base.remove(batch) }
 }
