@@ -96,7 +96,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Runs the built `sdkcore` executable as a subprocess (the dependency makes `swift test` build it).
-        .testTarget(name: "SDKCoreCLITests", dependencies: ["sdkcore", "LoopbackHTTP"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "SDKCoreCLITests", dependencies: ["sdkcore", "LoopbackHTTP", "TestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "TransportTests",
             dependencies: [

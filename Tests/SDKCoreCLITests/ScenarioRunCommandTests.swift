@@ -1,13 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("sdkcore scenario run")
 struct ScenarioRunCommandTests {
-    static let scenarioDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // SDKCoreCLITests
-        .deletingLastPathComponent()  // Tests
-        .appendingPathComponent("Scenarios/Falcon")
-
     /// An inline placement answered with HTTP 404; `hideAt` is when the scenario expects the hide.
     static func scenario(hideAt: Int) -> String {
         """
@@ -33,7 +29,7 @@ struct ScenarioRunCommandTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.write("cli-404.json", Self.scenario(hideAt: 120))
-        let shipped = Self.scenarioDirectory.appendingPathComponent("inline-http-404-fails.json").path
+        let shipped = ScenarioFiles.falcon.url(of: "inline-http-404-fails.json").path
         let output = try SDKCoreProcess.run(["scenario", "run", file, shipped])
         #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
         #expect(output.standardOutput.contains("PASS \(file) (cli-404)"))

@@ -85,4 +85,36 @@ struct BinobanTestingGuideSnippetTests {
         #expect(binoban.anonymousId() != before)
         await binoban.shutdown(deadline: .zero)
     }
+
+    @Test("A push scenario passes, and a wrong expectation names the field")
+    func pushScenario() async throws {
+        let document = """
+            {
+              "format": 1, "core": "binoban", "name": "button-tap",
+              "description": "A button tap tracks bb_notification_clicked with that button's own uri.",
+              "steps": [
+                {"at": 0, "input": {"type": "onDidReceiveForwarded", "actionId": "yes", "userInfo": {
+                  "source": "binoban", "binoban_notification_uuid": "n-1", "binoban_uri": "app://sale",
+                  "binoban_actions": [{"id": "yes", "title": "Yes", "uri": "app://yes"}]}}},
+                {"at": 10, "input": {"type": "flushAwait"}},
+                {"at": 10, "input": {"type": "awaitFlush"}}
+              ],
+              "expect": [
+                {"type": "request", "at": 10, "events": [{"event": "bb_notification_clicked",
+                  "properties": {"notificationUuid": "n-1", "actionId": "yes", "uri": "app://yes"}}]},
+                {"type": "flushResult", "at": 10, "outcome": "completed", "uploadedEvents": 1}
+              ]
+            }
+            """
+        let scenario = try BinobanScenarioDecoder.decode(Data(document.utf8))
+        let result = await BinobanScenarioRunner.run(scenario)
+        #expect(result.passed, "\(result.report)")
+
+        // The main uri instead of the button's fails with the field and both values.
+        var wrong = scenario
+        wrong.expect[0] = ["type": "request", "events": [["properties": ["uri": "app://sale"]]]]
+        let failed = await BinobanScenarioRunner.run(wrong)
+        let reason = #"field "events[0].properties.uri": expected "app://sale", observed "app://yes""#
+        #expect(failed.mismatch?.reason == reason)
+    }
 }

@@ -1,5 +1,6 @@
 import BinobanCoreTesting
 import Foundation
+import TestSupport
 import Testing
 
 /// Many instances in one busy process: every scenario file replayed at once, several rounds. Before
@@ -10,8 +11,8 @@ struct BinobanScenarioConcurrentReplayTests {
     @Test("Every scenario passes while all of them run at once, ten rounds")
     func allScenariosAtOnce() async throws {
         var scenarios: [BinobanScenario] = []
-        for file in BinobanScenarioFiles.names {
-            let data = try Data(contentsOf: BinobanScenarioFiles.directory.appendingPathComponent(file))
+        for file in ScenarioFiles.binoban.names {
+            let data = try Data(contentsOf: ScenarioFiles.binoban.url(of: file))
             scenarios.append(try BinobanScenarioDecoder.decode(data))
         }
         #expect(scenarios.count >= 20)

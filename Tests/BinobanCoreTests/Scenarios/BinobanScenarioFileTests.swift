@@ -1,27 +1,14 @@
 import BinobanCoreTesting
 import Foundation
+import TestSupport
 import Testing
-
-/// The Binoban scenario files under `Tests/Scenarios/Binoban`, found relative to this source file.
-enum BinobanScenarioFiles {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Scenarios
-        .deletingLastPathComponent()  // BinobanCoreTests
-        .deletingLastPathComponent()  // Tests
-        .appendingPathComponent("Scenarios/Binoban")
-
-    static var names: [String] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return entries.filter { $0.hasSuffix(".json") }.sorted()
-    }
-}
 
 /// Every scenario file replayed in this process, next to the other suites (one case per file). The replay in a
 /// subprocess (`sdkcore scenario run`, SDKCoreCLITests) stays as a check of the command-line tool.
 @Suite("Binoban scenario files", .serialized)
 struct BinobanScenarioFileTests {
     @Test func theSuiteHasAtLeast40Scenarios() {
-        #expect(BinobanScenarioFiles.names.count >= 40, "found \(BinobanScenarioFiles.names)")
+        #expect(ScenarioFiles.binoban.names.count >= 40, "found \(ScenarioFiles.binoban.names)")
     }
 
     /// Every input and output of the format is exercised by at least one file, so a runner change that breaks
@@ -29,8 +16,8 @@ struct BinobanScenarioFileTests {
     @Test func everyInputAndOutputTypeIsUsed() throws {
         var inputs: Set<String> = []
         var outputs: Set<String> = []
-        for file in BinobanScenarioFiles.names {
-            let data = try Data(contentsOf: BinobanScenarioFiles.directory.appendingPathComponent(file))
+        for file in ScenarioFiles.binoban.names {
+            let data = try Data(contentsOf: ScenarioFiles.binoban.url(of: file))
             let document = try JSONDecoder().decode(JSONValue.self, from: data)
             for step in document["steps"]?.arrayValue ?? [] {
                 if let type = step["input"]?["type"]?.stringValue { inputs.insert(type) }
@@ -53,9 +40,9 @@ struct BinobanScenarioFileTests {
         #expect(allOutputs.subtracting(outputs).sorted() == [], "outputs no file expects")
     }
 
-    @Test(arguments: BinobanScenarioFiles.names)
+    @Test(arguments: ScenarioFiles.binoban.names)
     func scenarioPasses(_ file: String) async throws {
-        let data = try Data(contentsOf: BinobanScenarioFiles.directory.appendingPathComponent(file))
+        let data = try Data(contentsOf: ScenarioFiles.binoban.url(of: file))
         let scenario = try BinobanScenarioDecoder.decode(data)
         #expect(scenario.name + ".json" == file, "the name field should match the file name")
         let result = await BinobanScenarioRunner.run(scenario)

@@ -1,19 +1,6 @@
 import Foundation
+import TestSupport
 import Testing
-
-/// The Binoban scenario files, found relative to this source file.
-enum BinobanScenarioFiles {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Binoban
-        .deletingLastPathComponent()  // SDKCoreCLITests
-        .deletingLastPathComponent()  // Tests
-        .appendingPathComponent("Scenarios/Binoban")
-
-    static var names: [String] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return entries.filter { $0.hasSuffix(".json") }.sorted()
-    }
-}
 
 @Suite("sdkcore demo and Binoban scenarios")
 struct BinobanDemoAndScenarioTests {
@@ -26,13 +13,13 @@ struct BinobanDemoAndScenarioTests {
     }
 
     @Test func theSuiteHasAtLeast40Scenarios() {
-        #expect(BinobanScenarioFiles.names.count >= 40, "\(BinobanScenarioFiles.names)")
+        #expect(ScenarioFiles.binoban.names.count >= 40, "\(ScenarioFiles.binoban.names)")
     }
 
-    @Test(arguments: BinobanScenarioFiles.names)
+    @Test(arguments: ScenarioFiles.binoban.names)
     func scenarioPasses(_ file: String) throws {
         let output = try SDKCoreProcess.run(
-            ["scenario", "run", "--verbose", BinobanScenarioFiles.directory.appendingPathComponent(file).path])
+            ["scenario", "run", "--verbose", ScenarioFiles.binoban.url(of: file).path])
         #expect(output.status == 0, "\(output.standardOutput)")
         #expect(output.standardOutput.contains("(\(file.dropLast(5)))"), "the name field should match the file name")
     }
