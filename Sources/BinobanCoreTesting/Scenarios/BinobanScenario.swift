@@ -51,12 +51,12 @@ public struct BinobanScenario: Sendable, Hashable {
         public init() {}
     }
 
-    /// How the runner builds the scenario's own `BinobanNotifications` (never ``BinobanNotifications/shared``).
+    /// How the runner builds the scenario's own `BinobanNotifications` (never `BinobanNotifications.shared`).
     public struct Notifications: Sendable, Hashable {
         /// Whether the layer is attached to the instance before the first step. Default `true`; with `false`,
         /// tokens and events wait for an `attachNotifications` input.
         public var attached = true
-        /// What the scripted presenter answers to every display request. Default ``DisplayAnswer/displayed``.
+        /// What the scripted presenter answers to every display request. Default ``BinobanScenario/DisplayAnswer/displayed``.
         public var display: DisplayAnswer = .displayed
         /// What the scripted presenter answers to a permission request. Default `.granted`.
         public var permission: NotificationPermissionResult.Status = .granted
