@@ -26,6 +26,19 @@ struct URLSessionEventTransportTests {
         )
     }
 
+    /// A started server whose handler holds every answer until `release` is signalled (30 s at most).
+    private func startServerThatHoldsItsAnswer() throws -> (LoopbackHTTPServer, release: DispatchSemaphore) {
+        let release = DispatchSemaphore(value: 0)
+        let server = LoopbackHTTPServer(
+            responder: .handler { _ in
+                _ = release.wait(timeout: .now() + 30)
+                return .ok
+            }
+        )
+        try server.start()
+        return (server, release)
+    }
+
     @Test("sends the method, headers, Basic authorization and body exactly")
     func sendsTheRequest() async throws {
         let server = LoopbackHTTPServer()
@@ -129,14 +142,7 @@ struct URLSessionEventTransportTests {
 
     @Test("throws timedOut when no answer comes within the request timeout")
     func timeout() async throws {
-        let release = DispatchSemaphore(value: 0)
-        let server = LoopbackHTTPServer(
-            responder: .handler { _ in
-                _ = release.wait(timeout: .now() + 30)
-                return .ok
-            }
-        )
-        try server.start()
+        let (server, release) = try startServerThatHoldsItsAnswer()
         defer {
             release.signal()
             server.stop()
@@ -165,14 +171,7 @@ struct URLSessionEventTransportTests {
 
     @Test("rethrows the cancellation of the calling task as CancellationError")
     func cancellation() async throws {
-        let release = DispatchSemaphore(value: 0)
-        let server = LoopbackHTTPServer(
-            responder: .handler { _ in
-                _ = release.wait(timeout: .now() + 30)
-                return .ok
-            }
-        )
-        try server.start()
+        let (server, release) = try startServerThatHoldsItsAnswer()
         defer {
             release.signal()
             server.stop()
