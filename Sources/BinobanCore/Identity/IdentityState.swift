@@ -17,7 +17,7 @@ struct IdentityState: Sendable, Hashable {
     /// The version and build of the last launch the host reported; `nil` when none was ever reported.
     var application: ApplicationRelease?
 
-    private enum Key {
+    fileprivate enum Key {
         static let anonymousId = "anonymousId"
         static let userId = "userId"
         static let traits = "traits"
@@ -81,5 +81,15 @@ struct IdentityState: Sendable, Hashable {
             values[Key.applicationBuild] = application.build
         }
         return BinobanKeyValueSnapshot(values: values)
+    }
+}
+
+extension BinobanKeyValueSnapshot {
+    /// A snapshot that holds only the release of an earlier launch, as a previous process would have left it
+    /// (scenario runners seed a store with it to replay an update).
+    package static func recordedApplication(version: String, build: String) -> BinobanKeyValueSnapshot {
+        BinobanKeyValueSnapshot(values: [
+            IdentityState.Key.applicationVersion: version, IdentityState.Key.applicationBuild: build,
+        ])
     }
 }
