@@ -48,8 +48,12 @@ public struct Configuration: Sendable {
     public var collectDeviceId: Bool = true
     /// Whether application lifecycle events are tracked when the host reports lifecycle. Default `true`.
     ///
-    /// Kept for source compatibility with the mobile SDKs; this version has no lifecycle input yet, so it has
-    /// no effect.
+    /// Nothing is observed automatically: the host forwards its callbacks to
+    /// ``Binoban/applicationDidFinishLaunching(version:build:)``, ``Binoban/applicationWillEnterForeground()``
+    /// and ``Binoban/applicationDidEnterBackground()``, which track `Application Installed`, `Application
+    /// Updated`, `Application Opened` and `Application Backgrounded`. With `false` no lifecycle event is
+    /// tracked, but the launch's version and build are still persisted and entering the background still
+    /// uploads what is stored.
     public var trackApplicationLifecycleEvents: Bool = true
     /// The capacity of the write stage between `track()` and storage. Default 1000; the oldest event is
     /// dropped (counted and reported) when it is full.

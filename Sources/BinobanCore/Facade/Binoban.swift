@@ -24,7 +24,8 @@ public final class Binoban: Sendable {
         set { debugLogs.withLock { $0 = newValue } }
     }
 
-    private let runtime: BinobanRuntime?
+    /// The working parts; `nil` for a disabled instance.
+    let runtime: BinobanRuntime?
     private let runState = LockedValue(false)
 
     /// The configuration the instance was created with (thresholds as configured, before any runtime change).
@@ -261,13 +262,15 @@ public final class Binoban: Sendable {
         _ = await Task { await driver.shutdown(deadline: grace) }.value
     }
 
-    // MARK: Private
+    // MARK: Helpers
 
-    private func accept(_ kind: PendingEvent.Kind, name: String, payload: JSONValue, identity: BinobanEventIdentity?) {
-        guard let runtime else { return }
+    /// Stamps an event and hands it to the intake; `false` when the instance is disabled, paused or stopped.
+    @discardableResult
+    func accept(_ kind: PendingEvent.Kind, name: String, payload: JSONValue, identity: BinobanEventIdentity?) -> Bool {
+        guard let runtime else { return false }
         let messageId = MessageID.make(from: runtime.random)
         let now = configuration.wallClock.currentMillisecondsSince1970()
-        runtime.intake.accept { current in
+        return runtime.intake.accept { current in
             PendingEvent(
                 kind: kind,
                 name: name,

@@ -102,8 +102,11 @@ enum BinobanAssembly {
             }
         )
         let driver = makeDriver(parts: parts, clock: clock)
+        let lifecycle = ApplicationLifecycleTracker(
+            tracksEvents: configuration.trackApplicationLifecycleEvents, stored: identity.application)
         let core = BinobanRuntime(
-            intake: intake, waiters: parts.waiters, driver: driver, reporter: reporter, random: random)
+            intake: intake, waiters: parts.waiters, driver: driver, reporter: reporter, random: random,
+            lifecycle: lifecycle)
         let instance = Binoban(core: core, configuration: configuration)
         binobanInstanceWasCreated(instance)
         if configuration.startsAutomatically {
@@ -131,4 +134,6 @@ struct BinobanRuntime: Sendable {
     let driver: any PipelineControl
     let reporter: ErrorReporter
     let random: any BinobanRandomSource
+    /// Turns the host's lifecycle reports into events, the persisted release and flushes.
+    let lifecycle: ApplicationLifecycleTracker
 }

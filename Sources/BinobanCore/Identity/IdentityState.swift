@@ -5,19 +5,26 @@ import Foundation
 #endif
 
 /// The identity attached to events: persisted, changed only by `identify`, `reset` and `setDeviceToken`.
+///
+/// The application release recorded by the last reported launch travels in the same snapshot (the store saves
+/// whole snapshots), although it is not part of any event's identity.
 struct IdentityState: Sendable, Hashable {
     var anonymousId: String
     var userId: String?
     var traits: JSONValue
     var deviceToken: String?
     var deviceId: String
+    /// The version and build of the last launch the host reported; `nil` when none was ever reported.
+    var application: ApplicationRelease?
 
-    private enum Key {
+    fileprivate enum Key {
         static let anonymousId = "anonymousId"
         static let userId = "userId"
         static let traits = "traits"
         static let deviceToken = "deviceToken"
         static let deviceId = "deviceId"
+        static let applicationVersion = "applicationVersion"
+        static let applicationBuild = "applicationBuild"
     }
 
     /// Restores identity from a snapshot, generating what is missing. `generated` is true when something new
@@ -51,9 +58,14 @@ struct IdentityState: Sendable, Hashable {
         }
         let userId = values[Key.userId].flatMap { $0.isEmpty ? nil : $0 }
         let token = values[Key.deviceToken].flatMap { $0.isEmpty ? nil : $0 }
+        // A stored build, even an empty one, means a launch was recorded: only its absence means a first run.
+        let application = values[Key.applicationBuild].map {
+            ApplicationRelease(version: values[Key.applicationVersion] ?? "", build: $0)
+        }
         return (
             IdentityState(
-                anonymousId: anonymousId, userId: userId, traits: traits, deviceToken: token, deviceId: deviceId),
+                anonymousId: anonymousId, userId: userId, traits: traits, deviceToken: token, deviceId: deviceId,
+                application: application),
             generated
         )
     }
@@ -64,6 +76,20 @@ struct IdentityState: Sendable, Hashable {
         if let userId { values[Key.userId] = userId }
         if let deviceToken { values[Key.deviceToken] = deviceToken }
         if traits != [:] { values[Key.traits] = traits.jsonString() }
+        if let application {
+            values[Key.applicationVersion] = application.version
+            values[Key.applicationBuild] = application.build
+        }
         return BinobanKeyValueSnapshot(values: values)
+    }
+}
+
+extension BinobanKeyValueSnapshot {
+    /// A snapshot that holds only the release of an earlier launch, as a previous process would have left it
+    /// (scenario runners seed a store with it to replay an update).
+    package static func recordedApplication(version: String, build: String) -> BinobanKeyValueSnapshot {
+        BinobanKeyValueSnapshot(values: [
+            IdentityState.Key.applicationVersion: version, IdentityState.Key.applicationBuild: build,
+        ])
     }
 }

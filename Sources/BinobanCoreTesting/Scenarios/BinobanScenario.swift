@@ -46,6 +46,11 @@ public struct BinobanScenario: Sendable, Hashable {
         public var transportDefault: TransportAnswer = .status(200, headers: [:])
         /// The notification layer the runner creates beside the instance.
         public var notifications = Notifications()
+        /// `Configuration.trackApplicationLifecycleEvents`. Default `true`.
+        public var trackApplicationLifecycleEvents = true
+        /// The version and build an earlier launch left in the key-value store; `nil` (the default) for a
+        /// first run.
+        public var storedApplication: StoredApplication?
 
         /// Creates the default configuration.
         public init() {}
@@ -69,6 +74,20 @@ public struct BinobanScenario: Sendable, Hashable {
 
         /// Creates the default notification layer settings.
         public init() {}
+    }
+
+    /// The application version and build recorded by an earlier launch, seeded into the key-value store.
+    public struct StoredApplication: Sendable, Hashable {
+        /// The recorded version.
+        public var version: String
+        /// The recorded build.
+        public var build: String
+
+        /// Creates a recorded release.
+        public init(version: String, build: String) {
+            self.version = version
+            self.build = build
+        }
     }
 
     /// What the scripted notification presenter answers to a display request.
@@ -156,6 +175,12 @@ public struct BinobanScenario: Sendable, Hashable {
         case resetInteractionHandler
         /// `NotificationInteractionManager.drainPendingInteractions()`, recorded as a `drained` output.
         case drainPendingInteractions
+        /// `applicationDidFinishLaunching(version:build:)`.
+        case applicationDidFinishLaunching(version: String, build: String)
+        /// `applicationWillEnterForeground()`.
+        case applicationWillEnterForeground
+        /// `applicationDidEnterBackground()`.
+        case applicationDidEnterBackground
     }
 
     /// Creates a scenario.

@@ -80,7 +80,7 @@ public enum BinobanScenarioDecoder: Sendable {
         try reader.allow([
             "apiKey", "sourceIdentifier", "apiHost", "flushAt", "flushInterval", "uploadMaxRetries",
             "backoffBaseMillis", "backoffMaxMillis", "maxFilesPerFlush", "maxEventBytes", "wallClockStartMs",
-            "random", "transport", "notifications",
+            "random", "transport", "notifications", "trackApplicationLifecycleEvents", "storedApplication",
         ])
         if let value = try reader.string("apiKey") { config.apiKey = value }
         if let value = try reader.string("sourceIdentifier") { config.sourceIdentifier = value }
@@ -120,6 +120,16 @@ public enum BinobanScenarioDecoder: Sendable {
         }
         if let notifications = try reader.child("notifications") {
             config.notifications = try decodeNotifications(notifications)
+        }
+        if let value = try reader.bool("trackApplicationLifecycleEvents") {
+            config.trackApplicationLifecycleEvents = value
+        }
+        if let stored = try reader.child("storedApplication") {
+            try stored.allow(["version", "build"])
+            guard let version = try stored.string("version"), let build = try stored.string("build") else {
+                throw Failure(path: stored.path, message: "expected {\"version\": string, \"build\": string}")
+            }
+            config.storedApplication = BinobanScenario.StoredApplication(version: version, build: build)
         }
         return config
     }
@@ -293,6 +303,17 @@ public enum BinobanScenarioDecoder: Sendable {
         case "drainPendingInteractions":
             try only([])
             result = .drainPendingInteractions
+        case "applicationDidFinishLaunching":
+            try only(["version", "build"])
+            result = .applicationDidFinishLaunching(
+                version: try required(input.string("version"), "version"),
+                build: try required(input.string("build"), "build"))
+        case "applicationWillEnterForeground":
+            try only([])
+            result = .applicationWillEnterForeground
+        case "applicationDidEnterBackground":
+            try only([])
+            result = .applicationDidEnterBackground
         default:
             throw Failure(path: input.path + ".type", message: "unknown input \"\(type)\"")
         }

@@ -30,7 +30,10 @@ public enum BinobanScenarioRunner: Sendable {
         configuration.backoffMaxMillis = config.backoffMaxMillis
         configuration.maxFilesPerFlush = config.maxFilesPerFlush
         configuration.storage = storage
-        configuration.keyValueStore = InMemoryKeyValueStore()
+        configuration.keyValueStore = InMemoryKeyValueStore(
+            config.storedApplication.map { .recordedApplication(version: $0.version, build: $0.build) }
+                ?? BinobanKeyValueSnapshot())
+        configuration.trackApplicationLifecycleEvents = config.trackApplicationLifecycleEvents
         configuration.transport = transport
         configuration.clock = clock
         configuration.wallClock = clock
@@ -100,6 +103,15 @@ public enum BinobanScenarioRunner: Sendable {
                 let due = ManualClock.Instant(offset: .milliseconds(dueAt))
                 await clock.waitUntilSleepers { $0.contains(due) }
             case .advance: break
+            case .applicationDidFinishLaunching(let version, let build):
+                let count = binoban.handleApplicationLifecycle(.didFinishLaunching(version: version, build: build))
+                accepted.withLock { $0 += count }
+            case .applicationWillEnterForeground:
+                let count = binoban.handleApplicationLifecycle(.willEnterForeground)
+                accepted.withLock { $0 += count }
+            case .applicationDidEnterBackground:
+                let count = binoban.handleApplicationLifecycle(.didEnterBackground)
+                accepted.withLock { $0 += count }
             default: await perform(step.input, on: notifications, target: notificationTarget, log: log)
             }
             if binoban.isOperational { await storage.waitForHandledEvents(count: accepted.withLock { $0 }) }

@@ -32,6 +32,7 @@ struct BinobanScenarioFileTests {
             "onNewToken", "onApplicationDidReceiveRemoteNotification", "onWillPresentForwarded",
             "onDidReceiveForwarded", "onNotificationOpened", "attachNotifications", "detachNotifications",
             "setInteractionHandler", "resetInteractionHandler", "drainPendingInteractions",
+            "applicationDidFinishLaunching", "applicationWillEnterForeground", "applicationDidEnterBackground",
         ]
         #expect(allInputs.subtracting(inputs).sorted() == [], "inputs no file uses")
         let allOutputs: Set<String> = [
