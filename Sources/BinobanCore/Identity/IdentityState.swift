@@ -16,8 +16,14 @@ struct IdentityState: Sendable, Hashable {
     var deviceId: String
     /// The version and build of the last launch the host reported; `nil` when none was ever reported.
     var application: ApplicationRelease?
+    /// Stored entries this version does not know (written by a newer version of the SDK), saved back as they
+    /// were so that a downgrade followed by an upgrade loses nothing.
+    var unknownEntries: [String: String] = [:]
 
     fileprivate enum Key {
+        static let all: Set<String> = [
+            anonymousId, userId, traits, deviceToken, deviceId, applicationVersion, applicationBuild,
+        ]
         static let anonymousId = "anonymousId"
         static let userId = "userId"
         static let traits = "traits"
@@ -65,14 +71,16 @@ struct IdentityState: Sendable, Hashable {
         return (
             IdentityState(
                 anonymousId: anonymousId, userId: userId, traits: traits, deviceToken: token, deviceId: deviceId,
-                application: application),
+                application: application, unknownEntries: values.filter { !Key.all.contains($0.key) }),
             generated
         )
     }
 
     /// The snapshot to persist.
     var snapshot: BinobanKeyValueSnapshot {
-        var values: [String: String] = [Key.anonymousId: anonymousId, Key.deviceId: deviceId]
+        var values = unknownEntries
+        values[Key.anonymousId] = anonymousId
+        values[Key.deviceId] = deviceId
         if let userId { values[Key.userId] = userId }
         if let deviceToken { values[Key.deviceToken] = deviceToken }
         if traits != [:] { values[Key.traits] = traits.jsonString() }

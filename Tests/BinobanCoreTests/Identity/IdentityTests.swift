@@ -31,6 +31,21 @@ struct IdentityTests {
         _ = await second.binoban.shutdown(deadline: .seconds(1))
     }
 
+    @Test("Entries this version does not know (written by a newer SDK) survive identity saves")
+    func unknownEntriesSurvive() async throws {
+        let store = InMemoryKeyValueStore()
+        try store.save(BinobanKeyValueSnapshot(values: ["anonymousId": "anon-1", "futureSetting": "kept"]))
+        let harness = PipelineHarness(keyValueStore: store)
+        harness.binoban.identify(userId: "user_1")
+        harness.binoban.reset()
+        _ = await harness.binoban.shutdown(deadline: .seconds(5))
+
+        let saved = try store.load().values
+        #expect(saved["futureSetting"] == "kept")
+        #expect(saved["anonymousId"] != "anon-1")  // the reset was saved too
+        #expect(saved["userId"] == nil)
+    }
+
     @Test("reset() rotates the anonymousId and clears userId and traits; earlier events keep the old identity")
     func resetRotation() async throws {
         let harness = PipelineHarness()
