@@ -9,7 +9,8 @@ public struct BinobanKeyValueSnapshot: Sendable, Hashable {
     }
 }
 
-/// The edge that persists identity (anonymousId, userId, traits, device id and token).
+/// The edge that persists identity (anonymousId, userId, traits, device id and token) and the version and build
+/// of the last reported launch.
 ///
 /// The SDK loads once when an instance is created (a small read) and saves whole snapshots from its own
 /// task, never from the caller's thread. Implementations replace the stored snapshot atomically.
