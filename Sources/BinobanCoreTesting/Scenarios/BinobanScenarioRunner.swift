@@ -112,7 +112,10 @@ public enum BinobanScenarioRunner: Sendable {
             case .applicationDidEnterBackground:
                 let count = binoban.handleApplicationLifecycle(.didEnterBackground)
                 accepted.withLock { $0 += count }
-            default: await perform(step.input, on: notifications, target: notificationTarget, log: log)
+            case .initializeNotifications, .onNewToken, .onApplicationDidReceiveRemoteNotification,
+                .onWillPresentForwarded, .onDidReceiveForwarded, .onNotificationOpened, .attachNotifications,
+                .detachNotifications, .setInteractionHandler, .resetInteractionHandler, .drainPendingInteractions:
+                await perform(step.input, on: notifications, target: notificationTarget, log: log)
             }
             if binoban.isOperational { await storage.waitForHandledEvents(count: accepted.withLock { $0 }) }
         }
@@ -155,7 +158,7 @@ public enum BinobanScenarioRunner: Sendable {
                 "type": "drained",
                 "interactions": .array(drained.map { .object(RecordingInteractionHandler.describe($0)) }),
             ])
-        default: break
+        default: break  // the instance's own inputs, handled by `run`
         }
     }
 
