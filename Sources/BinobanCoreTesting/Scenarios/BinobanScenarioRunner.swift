@@ -42,7 +42,6 @@ public enum BinobanScenarioRunner: Sendable {
         configuration.contextProvider = FixedContextProvider()
         configuration.errorHandler = { error in log.append(["type": "error", "kind": .string(error.kind.description)]) }
         let binoban = Binoban.create(configuration: configuration)
-        let accepted = LockedValue(0)
         let settings = config.notifications
         let notifications = BinobanNotifications(
             presenter: ScriptedNotificationPresenter(
@@ -51,8 +50,8 @@ public enum BinobanScenarioRunner: Sendable {
                 replayCapacity: settings.replayCapacity, deliveredMemory: settings.deliveredMemory,
                 pendingEventCapacity: settings.pendingEventCapacity),
             diagnostics: { log.append(["type": "diagnostic", "code": .string($0.code.description)]) })
-        let notificationTarget = CountingNotificationTarget(binoban: binoban, accepted: accepted)
-        if settings.attached { notifications.attach(notificationTarget) }
+        let counter = AcceptedEventCounter(binoban: binoban)
+        if settings.attached { notifications.attach(counter) }
 
         // The pipeline has started before the first step: its interval timer is armed and the startup upload
         // pass has looked at the (empty) storage, so it cannot pick up the first step's events.
@@ -64,25 +63,19 @@ public enum BinobanScenarioRunner: Sendable {
         for step in scenario.steps {
             let target = ManualClock.Instant(offset: .milliseconds(step.at))
             if clock.now < target { clock.advance(by: clock.now.duration(to: target)) }
-            let accepting = binoban.isOperational && binoban.enabled
             switch step.input {
             case .track(let name, let properties, let identity):
                 if let identity {
-                    binoban.track(name: name, properties: properties, as: identity)
+                    counter.submit { $0.track(name: name, properties: properties, as: identity) }
                 } else {
-                    binoban.track(name: name, properties: properties)
+                    counter.track(name: name, properties: properties)
                 }
-                if accepting { accepted.withLock { $0 += 1 } }
             case .identify(let userId, let traits):
-                binoban.identify(userId: userId, traits: traits)
-                if accepting { accepted.withLock { $0 += 1 } }
+                counter.submit { $0.identify(userId: userId, traits: traits) }
             case .screen(let title, let properties):
-                binoban.screen(title: title, properties: properties)
-                if accepting { accepted.withLock { $0 += 1 } }
+                counter.submit { $0.screen(title: title, properties: properties) }
             case .reset: binoban.reset()
-            case .setDeviceToken(let token):
-                binoban.setDeviceToken(token: token)
-                if accepting, !token.allSatisfy(\.isWhitespace) { accepted.withLock { $0 += 1 } }
+            case .setDeviceToken(let token): counter.setDeviceToken(token: token)
             case .setFlushAt(let value): binoban.flushAt = value
             case .setFlushInterval(let seconds): binoban.flushInterval = seconds
             case .setEnabled(let value): binoban.enabled = value
@@ -104,20 +97,17 @@ public enum BinobanScenarioRunner: Sendable {
                 await clock.waitUntilSleepers { $0.contains(due) }
             case .advance: break
             case .applicationDidFinishLaunching(let version, let build):
-                let count = binoban.handleApplicationLifecycle(.didFinishLaunching(version: version, build: build))
-                accepted.withLock { $0 += count }
+                counter.add(binoban.handleApplicationLifecycle(.didFinishLaunching(version: version, build: build)))
             case .applicationWillEnterForeground:
-                let count = binoban.handleApplicationLifecycle(.willEnterForeground)
-                accepted.withLock { $0 += count }
+                counter.add(binoban.handleApplicationLifecycle(.willEnterForeground))
             case .applicationDidEnterBackground:
-                let count = binoban.handleApplicationLifecycle(.didEnterBackground)
-                accepted.withLock { $0 += count }
+                counter.add(binoban.handleApplicationLifecycle(.didEnterBackground))
             case .initializeNotifications, .onNewToken, .onApplicationDidReceiveRemoteNotification,
                 .onWillPresentForwarded, .onDidReceiveForwarded, .onNotificationOpened, .attachNotifications,
                 .detachNotifications, .setInteractionHandler, .resetInteractionHandler, .drainPendingInteractions:
-                await perform(step.input, on: notifications, target: notificationTarget, log: log)
+                await perform(step.input, on: notifications, target: counter, log: log)
             }
-            if binoban.isOperational { await storage.waitForHandledEvents(count: accepted.withLock { $0 }) }
+            if binoban.isOperational { await storage.waitForHandledEvents(count: counter.accepted) }
         }
         // Outputs end with the last step: what the shutdown drain would do is not part of the scenario.
         let observed = log.entries
@@ -130,7 +120,7 @@ public enum BinobanScenarioRunner: Sendable {
 
     /// Performs one notification-layer input; calls that return a task are awaited.
     private static func perform(
-        _ input: BinobanScenario.Input, on notifications: BinobanNotifications, target: CountingNotificationTarget,
+        _ input: BinobanScenario.Input, on notifications: BinobanNotifications, target: AcceptedEventCounter,
         log: OutputLog
     ) async {
         switch input {
