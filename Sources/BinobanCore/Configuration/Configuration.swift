@@ -40,8 +40,17 @@ public struct Configuration: Sendable {
     public var backoffBaseMillis: Int = 1000
     /// The growth of the backoff ceiling per retry. Default 2.0.
     public var backoffFactor: Double = 2.0
-    /// The largest backoff ceiling, and the cap on an honoured `Retry-After`. Default 60 000.
+    /// The largest backoff ceiling. Default 60 000.
+    ///
+    /// The backoff grows with consecutive transient failures across flushes (during a long outage it reaches
+    /// this ceiling) and resets at the first answer that is not transient.
     public var backoffMaxMillis: Int = 60_000
+    /// The longest `Retry-After` honoured (delay-seconds or an HTTP-date); a longer one is shortened to this.
+    /// No request of any batch is sent before a `Retry-After` has elapsed. Default 10 minutes.
+    public var retryAfterLimit: Duration = .seconds(600)
+    /// Requests in flight at once: while one batch waits for its answer, others may go. Default 1 on iOS,
+    /// tvOS, watchOS and visionOS (as the mobile SDK), 4 elsewhere.
+    public var maxConcurrentUploads: Int = Configuration.platformConcurrentUploads
     /// At most this many batches are uploaded per flush. Default 20.
     public var maxFilesPerFlush: Int = 20
     /// Whether `context.device.id` carries a persisted random device identifier (otherwise the anonymousId).
@@ -55,11 +64,18 @@ public struct Configuration: Sendable {
     /// tracked, but the launch's version and build are still persisted and entering the background still
     /// uploads what is stored.
     public var trackApplicationLifecycleEvents: Bool = true
-    /// The capacity of the write stage between `track()` and storage. Default 1000; the oldest event is
-    /// dropped (counted and reported) when it is full.
-    public var writeStageCapacity: Int = 1000
-    /// The bounds every event storage enforces (32 000-byte events, batches below 500 KB, 20 batches, 5 MB).
-    public var storageLimits: BinobanStorageLimits = BinobanStorageLimits()
+    /// The capacity, in events, of the write stage between `track()` and storage. Default 1000 on iOS, tvOS,
+    /// watchOS and visionOS (as the mobile SDK), 100 000 elsewhere, so a server's burst waits here only while
+    /// the storage writes it (events are handed to storage as fast as it takes them). When it is full, what
+    /// happens follows ``backpressure``: the oldest event is dropped (``BinobanBackpressure/dropOldest``) or
+    /// the new one (otherwise), counted and reported; `await track(…)` waits for room instead.
+    public var writeStageCapacity: Int = Configuration.platformWriteStageCapacity
+    /// The bounds every event storage enforces: ``BinobanStorageLimits/platformDefault`` (the mobile SDK's
+    /// 20 batches and 5 MB on iOS, tvOS, watchOS and visionOS; 10 000 batches and 512 MiB elsewhere).
+    public var storageLimits: BinobanStorageLimits = .platformDefault
+    /// What happens to new events when the storage is full (during an outage longer than the caps hold).
+    /// Default ``BinobanBackpressure/dropOldest``.
+    public var backpressure: BinobanBackpressure = .dropOldest
     /// The directory for batches and identity. `nil` uses the user's data directory
     /// (`$XDG_DATA_HOME` or `~/.local/share` on Linux, Application Support on Apple platforms) + `binoban`.
     public var storageDirectory: URL?
@@ -98,5 +114,25 @@ public struct Configuration: Sendable {
     public init(apiKey: String, sourceIdentifier: String) {
         self.apiKey = apiKey
         self.sourceIdentifier = sourceIdentifier
+    }
+}
+
+extension Configuration {
+    /// The default of ``maxConcurrentUploads`` on this platform.
+    public static var platformConcurrentUploads: Int {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        return 1
+        #else
+        return 4
+        #endif
+    }
+
+    /// The default of ``writeStageCapacity`` on this platform.
+    public static var platformWriteStageCapacity: Int {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        return 1000
+        #else
+        return 100_000
+        #endif
     }
 }

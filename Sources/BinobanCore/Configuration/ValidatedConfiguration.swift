@@ -21,8 +21,19 @@ struct ValidatedConfiguration: Sendable {
     var backoffMaxMillis: Int
     var maxFilesPerFlush: Int
     var writeStageCapacity: Int
+    var maxConcurrentUploads: Int
+    var retryAfterLimit: Duration
 
     var isValid: Bool { invalidReasons.isEmpty && endpoint != nil }
+
+    /// The pipeline's fixed rules.
+    func rules(for configuration: Configuration) -> PipelineRules {
+        PipelineRules(
+            maxFilesPerFlush: maxFilesPerFlush, maxRetries: uploadMaxRetries,
+            backoff: BackoffSchedule(baseMillis: backoffBaseMillis, factor: backoffFactor, maxMillis: backoffMaxMillis),
+            retryAfterLimit: retryAfterLimit, maxConcurrentUploads: maxConcurrentUploads,
+            backpressure: configuration.backpressure, hasTransport: configuration.transport != nil)
+    }
 
     init(_ configuration: Configuration) {
         var invalid: [String] = []
@@ -57,10 +68,14 @@ struct ValidatedConfiguration: Sendable {
             ? configuration.backoffFactor : 2.0
         backoffMaxMillis = max(0, configuration.backoffMaxMillis)
         maxFilesPerFlush = max(1, configuration.maxFilesPerFlush)
-        writeStageCapacity = max(1, configuration.writeStageCapacity)
+        writeStageCapacity = min(max(1, configuration.writeStageCapacity), 10_000_000)
+        maxConcurrentUploads = min(max(1, configuration.maxConcurrentUploads), 64)
+        retryAfterLimit = max(.zero, configuration.retryAfterLimit)
         if configuration.uploadMaxRetries < 0 || configuration.backoffBaseMillis < 0
             || configuration.backoffMaxMillis < 0 || configuration.maxFilesPerFlush < 1
-            || configuration.writeStageCapacity < 1 || backoffFactor != configuration.backoffFactor
+            || configuration.writeStageCapacity != writeStageCapacity
+            || configuration.maxConcurrentUploads != maxConcurrentUploads
+            || configuration.retryAfterLimit != retryAfterLimit || backoffFactor != configuration.backoffFactor
         {
             adjusted.append("retry, backoff or capacity options out of range were clamped")
         }

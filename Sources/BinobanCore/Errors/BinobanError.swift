@@ -32,6 +32,11 @@ public struct BinobanError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let uploadFailed = Kind("uploadFailed")
         /// No event transport is configured, so nothing can be uploaded; batches are kept.
         public static let transportMissing = Kind("transportMissing")
+        /// Events were dropped because the storage is full and the backpressure is
+        /// ``BinobanBackpressure/dropNewest`` (or ``BinobanBackpressure/wait`` when shutdown came first).
+        public static let storageFull = Kind("storageFull")
+        /// Events were tracked while the instance was paused (`enabled == false`) and dropped.
+        public static let pausedDrop = Kind("pausedDrop")
         /// ``Binoban/run()`` was called while it was already running.
         public static let alreadyRunning = Kind("alreadyRunning")
 

@@ -15,7 +15,7 @@ final class ErrorReporter: Sendable {
     }
 
     /// Reports `kind` with `message`, unless a report of the same kind went out within the window.
-    func report(_ kind: BinobanError.Kind, _ message: String) {
+    func report(_ kind: BinobanError.Kind, _ message: String, eventCount: Int = 0) {
         let now = elapsed()
         guard let delivered = limiter.withLock({ $0.admit(BinobanError(kind: kind, message: message), at: now) })
         else { return }

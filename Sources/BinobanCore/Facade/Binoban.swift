@@ -31,9 +31,13 @@ public final class Binoban: Sendable {
     /// The configuration the instance was created with (thresholds as configured, before any runtime change).
     public let configuration: Configuration
 
-    init(core: BinobanRuntime?, configuration: Configuration) {
+    /// The anonymous id a disabled instance answers: random, stable for the instance's life.
+    private let disabledAnonymousId: String
+
+    init(core: BinobanRuntime?, configuration: Configuration, disabledAnonymousId: String = "") {
         self.runtime = core
         self.configuration = configuration
+        self.disabledAnonymousId = disabledAnonymousId
     }
 
     /// An instance released without ``shutdown(deadline:)`` stops its task at once: queued events are still
@@ -75,6 +79,27 @@ public final class Binoban: Sendable {
     public func track(name: String, properties: JSONValue = [:], as identity: BinobanEventIdentity) {
         accept(.track, name: name, payload: properties, identity: identity)
     }
+
+    /// Records an event like `track(name:properties:)`, but when the write stage is full it suspends until
+    /// there is room instead of dropping an event, so a fast producer is slowed to what the storage takes.
+    ///
+    /// Returns `true` when the event was accepted; `false` when the instance is disabled, paused (counted
+    /// like any paused drop) or shut down, or the calling task was cancelled while waiting.
+    @discardableResult
+    public func trackAwaitingRoom(name: String, properties: JSONValue = [:]) async -> Bool {
+        guard let runtime else { return false }
+        let messageId = MessageID.make(from: runtime.random)
+        let now = configuration.wallClock.currentMillisecondsSince1970()
+        return await runtime.intake.acceptWaitingForRoom { current in
+            PendingEvent(
+                kind: .track, name: name, payload: properties, messageId: messageId, timestampMillis: now,
+                anonymousId: current.anonymousId, userId: current.userId, deviceToken: current.deviceToken)
+        }
+    }
+
+    /// The pipeline's cumulative counts: events accepted, stored, uploaded and dropped by reason, requests by
+    /// outcome, retries, and the queue depth. All zero for a disabled instance.
+    public var statistics: BinobanStatistics { runtime?.statistics.withLock { $0 } ?? BinobanStatistics() }
 
     /// Records a screen view, delivered as a track event named `screen` with `title` in `properties.name`.
     public func screen(title: String, properties: JSONValue = [:]) {
@@ -142,8 +167,9 @@ public final class Binoban: Sendable {
         )
     }
 
-    /// The anonymous id; always present (empty for a disabled instance).
-    public func anonymousId() -> String { runtime?.intake.identity.anonymousId ?? "" }
+    /// The anonymous id; always present. A disabled instance answers a random id of its own, stable for its
+    /// life (it is never persisted, as a disabled instance writes nothing).
+    public func anonymousId() -> String { runtime?.intake.identity.anonymousId ?? disabledAnonymousId }
 
     /// The user id set by the last `identify(userId:traits:)` (or restored from storage), or `nil`.
     public func userId() -> String? { runtime?.intake.identity.userId }

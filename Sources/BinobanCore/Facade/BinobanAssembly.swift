@@ -19,7 +19,8 @@ enum BinobanAssembly {
                 "the instance is disabled (every call is a no-op): "
                     + validated.invalidReasons.joined(separator: "; ")
             )
-            return Binoban(core: nil, configuration: configuration)
+            return Binoban(
+                core: nil, configuration: configuration, disabledAnonymousId: MessageID.make(from: configuration.randomSource))
         }
 
         let random = configuration.randomSource
@@ -62,6 +63,7 @@ enum BinobanAssembly {
             identity: identity,
             persistIdentity: generated,
             capacity: validated.writeStageCapacity,
+            overflow: configuration.backpressure == .dropOldest ? .dropOldest : .dropNewest,
             settings: .init(enabled: true, flushAt: validated.flushAt, flushInterval: validated.flushInterval)
         )
         let limits = configuration.storageLimits
@@ -80,7 +82,7 @@ enum BinobanAssembly {
                     reporter.report(.storage, "the durable storage could not be opened (\(error)); using memory")
                 }
             }
-            return InMemoryEventStorage(limits: limits, writeKey: writeKey)
+            return InMemoryEventStorage(limits: limits.cappedForMemory, writeKey: writeKey)
         }
         let claimed = ownsDirectory
         let parts = PipelineParts(
@@ -88,7 +90,7 @@ enum BinobanAssembly {
             waiters: FlushWaiters(),
             reporter: reporter,
             configuration: configuration,
-            validated: validated,
+            rules: validated.rules(for: configuration),
             requestBuilder: UploadRequestBuilder(
                 endpoint: endpoint,
                 apiKey: configuration.apiKey,
@@ -96,7 +98,9 @@ enum BinobanAssembly {
             ),
             keyValueStore: keyValueStore,
             openStorage: openStorage,
+            worker: StorageWorker(executor: StorageExecutor(label: "binoban.storage.worker.\(namespace)")),
             instanceId: MessageID.make(from: random),
+            statistics: LockedValue(BinobanStatistics()),
             onStop: {
                 if claimed, let directory { StorageLocation.release(directory: directory, namespace: namespace) }
             }
@@ -106,7 +110,7 @@ enum BinobanAssembly {
             tracksEvents: configuration.trackApplicationLifecycleEvents, stored: identity.application)
         let core = BinobanRuntime(
             intake: intake, waiters: parts.waiters, driver: driver, reporter: reporter, random: random,
-            lifecycle: lifecycle)
+            lifecycle: lifecycle, statistics: parts.statistics)
         let instance = Binoban(core: core, configuration: configuration)
         binobanInstanceWasCreated(instance)
         if configuration.startsAutomatically {
@@ -136,4 +140,6 @@ struct BinobanRuntime: Sendable {
     let random: any BinobanRandomSource
     /// Turns the host's lifecycle reports into events, the persisted release and flushes.
     let lifecycle: ApplicationLifecycleTracker
+    /// The pipeline's statistics as of its last step.
+    let statistics: LockedValue<BinobanStatistics>
 }

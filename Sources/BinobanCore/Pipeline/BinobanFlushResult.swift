@@ -22,6 +22,10 @@ public struct BinobanFlushResult: Sendable, Hashable {
     public var rejectedBatches: Int
     /// Events in the rejected batches.
     public var rejectedEvents: Int
+    /// Every event the instance dropped since the previous awaited flush returned (or since it was created),
+    /// whatever the reason: rejected, evicted, refused, oversize, overflowing the write stage, tracked while
+    /// paused. ``Binoban/statistics`` breaks them down.
+    public var droppedEvents: Int
 
     /// Creates a result.
     public init(
@@ -29,20 +33,14 @@ public struct BinobanFlushResult: Sendable, Hashable {
         uploadedBatches: Int = 0,
         uploadedEvents: Int = 0,
         rejectedBatches: Int = 0,
-        rejectedEvents: Int = 0
+        rejectedEvents: Int = 0,
+        droppedEvents: Int = 0
     ) {
         self.outcome = outcome
         self.uploadedBatches = uploadedBatches
         self.uploadedEvents = uploadedEvents
         self.rejectedBatches = rejectedBatches
         self.rejectedEvents = rejectedEvents
-    }
-
-    mutating func add(_ other: BinobanFlushResult) {
-        uploadedBatches += other.uploadedBatches
-        uploadedEvents += other.uploadedEvents
-        rejectedBatches += other.rejectedBatches
-        rejectedEvents += other.rejectedEvents
-        outcome = other.outcome
+        self.droppedEvents = droppedEvents
     }
 }

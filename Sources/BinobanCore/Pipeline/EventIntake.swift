@@ -1,15 +1,24 @@
-/// The bounded, ordered hand-off between callers and the driver.
+/// The bounded, ordered hand-off between callers and the pipeline: a lock-protected buffer, no rules of its
+/// own beyond its capacity.
 ///
 /// Callers stamp events with the current identity and push them under one short lock; identity changes
 /// happen under the same lock, in the same order, so an event keeps the identity of the moment it was
-/// accepted. When the buffer is full the oldest event is dropped and counted. The driver drains in chunks
-/// and parks when there is nothing to do.
+/// accepted. When the buffer is full, the oldest event is dropped (``Overflow/dropOldest``) or the new one is
+/// refused (``Overflow/dropNewest``), counted either way; an awaiting caller may instead wait for room. The
+/// first work after a drain calls `onWork` once, so the driver is woken without polling; the driver takes
+/// everything in one O(1) swap.
 final class EventIntake: Sendable {
     /// Runtime settings that callers may change and the driver applies.
     struct Settings: Sendable, Equatable {
         var enabled: Bool
         var flushAt: Int
         var flushInterval: Duration
+    }
+
+    /// What a full buffer does with the next event.
+    enum Overflow: Sendable, Equatable {
+        case dropOldest
+        case dropNewest
     }
 
     /// A flush asked for by a caller. The driver takes every queued event together with the tickets, so a
@@ -26,14 +35,15 @@ final class EventIntake: Sendable {
         var firstLive = 0
         /// The events to store, oldest first.
         var events: ArraySlice<PendingEvent> { buffer[firstLive...] }
-        var tickets: [FlushTicket] = []
-        var identityToPersist: IdentityState?
-        var settings: Settings?
-        /// The instance was paused at some point since the previous drain, even if `settings` says it is
-        /// enabled again: a pause and resume between two drains must still reach the driver as a resume.
-        var pausedSinceLastDrain = false
-        var droppedEvents = 0
-        var closed = false
+        /// Everything else the drain carried, for the machine.
+        var summary = PipelineDrain()
+    }
+
+    /// Why an event was not accepted.
+    enum Refusal: Sendable, Equatable {
+        case paused
+        case closed
+        case full
     }
 
     private struct State {
@@ -42,42 +52,71 @@ final class EventIntake: Sendable {
         /// Accepted events, oldest first; the first `skipped` of them were dropped to respect `capacity`.
         var events: [PendingEvent] = []
         var skipped = 0
-        var capacity: Int
+        let capacity: Int
+        let overflow: Overflow
         /// An empty array with capacity, swapped in at the next drain.
         var spare: [PendingEvent] = []
         /// A drained array handed back by the driver with its events still in it: a caller empties it (so the
         /// events are freed on the thread that allocated them, not across threads) and makes it the spare.
         var stale: [PendingEvent] = []
-        var dropped = 0
+        var accepted = 0
+        var overflowDrops = 0
+        var pausedDrops = 0
         var tickets: [FlushTicket] = []
         var settings: Settings
         var settingsDirty = false
         var pausedSinceDrain = false
         var closed = false
-        var waiter: CheckedContinuation<Void, Never>?
+        /// `onWork` was called since the last drain.
+        var signalled = false
+        /// Callers waiting for room, in arrival order.
+        var roomWaiters: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
+        var nextWaiterID: UInt64 = 0
+
+        var liveCount: Int { events.count - skipped }
 
         var hasWork: Bool {
-            events.count > skipped || !tickets.isEmpty || identityDirty || settingsDirty || dropped > 0 || closed
+            liveCount > 0 || !tickets.isEmpty || identityDirty || settingsDirty || overflowDrops > 0
+                || pausedDrops > 0 || closed
         }
 
-        mutating func takeWaiterIfWork() -> CheckedContinuation<Void, Never>? {
-            guard hasWork, let waiter else { return nil }
-            self.waiter = nil
-            return waiter
+        /// Whether the caller must call `onWork` now (the first work since the last drain).
+        mutating func shouldSignal() -> Bool {
+            guard hasWork, !signalled else { return false }
+            signalled = true
+            return true
         }
     }
 
     private let state: LockedValue<State>
+    private let onWork: LockedValue<(@Sendable () -> Void)?>
 
-    init(identity: IdentityState, persistIdentity: Bool, capacity: Int, settings: Settings) {
+    init(identity: IdentityState, persistIdentity: Bool, capacity: Int, overflow: Overflow, settings: Settings) {
         state = LockedValue(
             State(
                 identity: identity,
                 identityDirty: persistIdentity,
                 capacity: max(1, capacity),
+                overflow: overflow,
                 settings: settings
             )
         )
+        onWork = LockedValue(nil)
+    }
+
+    /// Installs the driver's wake-up call; called at once if work is already waiting.
+    func setOnWork(_ callback: @escaping @Sendable () -> Void) {
+        onWork.withLock { $0 = callback }
+        // Work that arrived before the callback was installed signalled no one.
+        let pending = state.withLock { state -> Bool in
+            state.signalled = state.hasWork
+            return state.hasWork
+        }
+        if pending { callback() }
+    }
+
+    private func signal() {
+        onWork.withLock { $0 }?()
     }
 
     // MARK: Caller side
@@ -88,67 +127,140 @@ final class EventIntake: Sendable {
     /// The current settings.
     var settings: Settings { state.withLock { $0.settings } }
 
-    /// Stamps and enqueues an event built from the current identity. Returns `false` when paused or closed.
+    /// Whether the buffer holds work the driver has not taken.
+    var hasWork: Bool { state.withLock { $0.hasWork } }
+
+    /// Stamps and enqueues an event built from the current identity. Returns `false` when paused (counted),
+    /// closed, or full under ``Overflow/dropNewest`` (counted).
     @discardableResult
     func accept(_ build: (IdentityState) -> PendingEvent) -> Bool {
-        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
-            guard state.settings.enabled, !state.closed else { return (false, nil) }
-            Self.push(build(state.identity), into: &state)
-            return (true, state.takeWaiterIfWork())
+        let (accepted, wake) = state.withLock { state -> (Bool, Bool) in
+            guard !state.closed else { return (false, false) }
+            guard state.settings.enabled else {
+                state.accepted += 1
+                state.pausedDrops += 1
+                return (false, state.shouldSignal())
+            }
+            let pushed = Self.push(build(state.identity), into: &state)
+            return (pushed, state.shouldSignal())
         }
-        waiter?.resume()
+        if wake { signal() }
         return accepted
+    }
+
+    /// Like ``accept(_:)``, but when the buffer is full it waits for room instead of dropping; `false` when the
+    /// instance is paused or closed, or the task was cancelled while waiting.
+    func acceptWaitingForRoom(_ build: @escaping (IdentityState) -> PendingEvent) async -> Bool {
+        while true {
+            let outcome = state.withLock { state -> (Refusal?, Bool) in
+                guard !state.closed else { return (.closed, false) }
+                guard state.settings.enabled else {
+                    state.accepted += 1
+                state.pausedDrops += 1
+                    return (.paused, state.shouldSignal())
+                }
+                guard state.liveCount < state.capacity else { return (.full, false) }
+                _ = Self.push(build(state.identity), into: &state)
+                return (nil, state.shouldSignal())
+            }
+            if outcome.1 { signal() }
+            switch outcome.0 {
+            case nil: return true
+            case .paused, .closed: return false
+            case .full:
+                guard await waitForRoom() else { return false }
+            }
+        }
+    }
+
+    /// Suspends until a drain makes room; `false` when the task is cancelled or the intake closes.
+    private func waitForRoom() async -> Bool {
+        let id = state.withLock { state -> UInt64 in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let resumeNow = state.withLock { state -> Bool? in
+                    if Task.isCancelled || state.closed { return false }
+                    if state.liveCount < state.capacity { return true }
+                    state.roomWaiters.append((id, continuation))
+                    return nil
+                }
+                if let resumeNow { continuation.resume(returning: resumeNow) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                guard let index = state.roomWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.roomWaiters.remove(at: index).continuation
+            }
+            waiter?.resume(returning: false)
+        }
     }
 
     /// Changes the identity and, unless paused, enqueues an event stamped with the new identity, atomically.
     func changeIdentity(_ change: (inout IdentityState) -> Void, thenEmit build: ((IdentityState) -> PendingEvent)?) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard !state.closed else { return nil }
+        let wake = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
             change(&state.identity)
             state.identityDirty = true
-            if let build, state.settings.enabled {
-                Self.push(build(state.identity), into: &state)
+            if let build {
+                if state.settings.enabled {
+                    _ = Self.push(build(state.identity), into: &state)
+                } else {
+                    state.accepted += 1
+                state.pausedDrops += 1
+                }
             }
-            return state.takeWaiterIfWork()
+            return state.shouldSignal()
         }
-        waiter?.resume()
+        if wake { signal() }
     }
 
     /// Changes the runtime settings; the driver applies them at once.
     func updateSettings(_ change: (inout Settings) -> Void) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let wake = state.withLock { state -> Bool in
             let before = state.settings
             change(&state.settings)
             if state.settings != before { state.settingsDirty = true }
             if before.enabled, !state.settings.enabled { state.pausedSinceDrain = true }
-            return state.takeWaiterIfWork()
+            return state.shouldSignal()
         }
-        waiter?.resume()
+        if wake { signal() }
     }
 
     /// Asks for a flush after every event accepted so far. Returns `false` when the intake is closed.
     func requestFlush(waiterID: UInt64?) -> Bool {
-        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
-            guard !state.closed else { return (false, nil) }
+        let (accepted, wake) = state.withLock { state -> (Bool, Bool) in
+            guard !state.closed else { return (false, false) }
             state.tickets.append(FlushTicket(waiterID: waiterID))
-            return (true, state.takeWaiterIfWork())
+            return (true, state.shouldSignal())
         }
-        waiter?.resume()
+        if wake { signal() }
         return accepted
     }
 
-    /// Refuses further events; the driver drains what is queued and then sees `closed`.
+    /// Refuses further events; the driver drains what is queued and then sees `closed`. Callers waiting for
+    /// room return `false`.
     func close() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let (wake, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Bool, Never>]) in
             state.closed = true
-            return state.takeWaiterIfWork()
+            let waiters = state.roomWaiters.map(\.continuation)
+            state.roomWaiters = []
+            return (state.shouldSignal(), waiters)
         }
-        waiter?.resume()
+        for waiter in waiters { waiter.resume(returning: false) }
+        if wake { signal() }
     }
 
-    /// Appends; beyond capacity the oldest event is dropped (counted). Dropped events are compacted away in
-    /// amortised O(1), so memory stays below twice the capacity.
-    private static func push(_ event: PendingEvent, into state: inout State) {
+    /// Appends; beyond capacity the oldest event is dropped or the new one refused (counted). Dropped events
+    /// are compacted away in amortised O(1), so memory stays below twice the capacity.
+    private static func push(_ event: PendingEvent, into state: inout State) -> Bool {
+        state.accepted += 1
+        if state.liveCount >= state.capacity, state.overflow == .dropNewest {
+            state.overflowDrops += 1
+            return false
+        }
         if !state.stale.isEmpty, state.spare.capacity == 0 {
             var recycled = state.stale
             state.stale = []
@@ -156,31 +268,58 @@ final class EventIntake: Sendable {
             state.spare = recycled
         }
         state.events.append(event)
-        if state.events.count - state.skipped > state.capacity {
+        if state.liveCount > state.capacity {
             state.skipped += 1
-            state.dropped += 1
+            state.overflowDrops += 1
             if state.skipped >= max(state.capacity, 64) {
                 state.events.removeFirst(state.skipped)
                 state.skipped = 0
             }
         }
+        return true
     }
 
     // MARK: Driver side
 
-    /// Waits until there is work, then takes every queued event (an O(1) swap) and everything else pending.
-    func next() async -> Drain {
-        while true {
-            if let drain = state.withLock({ Self.take(from: &$0) }) { return drain }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state -> Bool in
-                    if state.hasWork { return true }
-                    state.waiter = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
+    /// Takes every queued event (an O(1) swap) and everything else pending, and wakes callers waiting for room.
+    func take() -> Drain {
+        let (drain, waiters) = state.withLock { state -> (Drain, [CheckedContinuation<Bool, Never>]) in
+            state.signalled = false
+            var drain = Drain()
+            var taken = state.spare
+            state.spare = []
+            swap(&taken, &state.events)
+            drain.buffer = taken
+            drain.firstLive = state.skipped
+            state.skipped = 0
+            var summary = PipelineDrain()
+            summary.eventCount = drain.buffer.count - drain.firstLive
+            summary.tickets = state.tickets
+            state.tickets = []
+            if state.identityDirty {
+                summary.identity = state.identity
+                state.identityDirty = false
             }
+            if state.settingsDirty {
+                summary.settings = state.settings
+                state.settingsDirty = false
+                summary.pausedSinceLastDrain = state.pausedSinceDrain
+                state.pausedSinceDrain = false
+            }
+            summary.acceptedEvents = state.accepted
+            summary.overflowDrops = state.overflowDrops
+            summary.pausedDrops = state.pausedDrops
+            state.accepted = 0
+            state.overflowDrops = 0
+            state.pausedDrops = 0
+            summary.closed = state.closed
+            drain.summary = summary
+            let waiters = state.roomWaiters.map(\.continuation)
+            state.roomWaiters = []
+            return (drain, waiters)
         }
+        for waiter in waiters { waiter.resume(returning: true) }
+        return drain
     }
 
     /// Hands a drained buffer back for reuse. Pass the only reference: a caller then frees its events.
@@ -192,32 +331,5 @@ final class EventIntake: Sendable {
             return []
         }
         _ = unused
-    }
-
-    private static func take(from state: inout State) -> Drain? {
-        guard state.hasWork else { return nil }
-        var drain = Drain()
-        var taken = state.spare
-        state.spare = []
-        swap(&taken, &state.events)
-        drain.buffer = taken
-        drain.firstLive = state.skipped
-        state.skipped = 0
-        drain.tickets = state.tickets
-        state.tickets = []
-        if state.identityDirty {
-            drain.identityToPersist = state.identity
-            state.identityDirty = false
-        }
-        if state.settingsDirty {
-            drain.settings = state.settings
-            state.settingsDirty = false
-            drain.pausedSinceLastDrain = state.pausedSinceDrain
-            state.pausedSinceDrain = false
-        }
-        drain.droppedEvents = state.dropped
-        state.dropped = 0
-        drain.closed = state.closed
-        return drain
     }
 }

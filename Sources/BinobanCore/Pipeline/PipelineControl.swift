@@ -4,4 +4,7 @@ protocol PipelineControl: Sendable {
     func start() async
     /// Flushes what it can until `deadline` elapses on the driver's clock, then stops for good.
     func shutdown(deadline: Duration) async -> BinobanFlushResult
+    /// Returns once the pipeline has nothing to do but wait for time to pass or a call to arrive: no write,
+    /// listing, read, request or deletion in flight, nothing in the intake, no timer due. For test kits.
+    func waitUntilQuiet() async
 }

@@ -39,7 +39,19 @@ public struct BinobanStoredBatch: Sendable, Hashable {
     }
 }
 
-/// What a write did besides storing: batches closed, and anything dropped to respect the bounds.
+/// What an append does when the storage is full: its finished batches reached
+/// ``BinobanStorageLimits/maxFinishedBatches`` or ``BinobanStorageLimits/maxTotalBytes``.
+public enum BinobanStorageFullBehaviour: Sendable, Hashable {
+    /// Delete the oldest finished batches until the new events fit (each one reported in
+    /// ``BinobanStorageWriteReport/evictedBatchEvents``).
+    case evictOldest
+    /// Store the events that fit, from the first, and refuse the rest
+    /// (``BinobanStorageWriteReport/refusedEvents``); nothing held is deleted. An empty storage always takes
+    /// at least one event, since no upload could ever make room for it.
+    case refuse
+}
+
+/// What a write did besides storing: batches closed, and anything dropped or refused to respect the bounds.
 public struct BinobanStorageWriteReport: Sendable, Hashable {
     /// Events stored by this write.
     public var storedEvents: Int
@@ -49,14 +61,31 @@ public struct BinobanStorageWriteReport: Sendable, Hashable {
     public var evictedBatches: Int
     /// Events contained in the evicted batches.
     public var evictedEvents: Int
+    /// The events of each batch deleted to stay within the caps (``evictedBatches`` entries when the storage
+    /// names them). The pipeline uses them to tell an eviction of a batch it is uploading from a real loss.
+    public var evictedBatchEvents: [BinobanBatchID: Int]
+    /// Events at the end of the call that were not stored because the storage is full and the call asked to
+    /// ``BinobanStorageFullBehaviour/refuse``. They are always a suffix of the call's events.
+    public var refusedEvents: Int
 
     /// Creates a report.
-    public init(storedEvents: Int = 0, rejectedOversizeEvents: Int = 0, evictedBatches: Int = 0, evictedEvents: Int = 0)
-    {
+    public init(
+        storedEvents: Int = 0, rejectedOversizeEvents: Int = 0, evictedBatches: Int = 0, evictedEvents: Int = 0,
+        evictedBatchEvents: [BinobanBatchID: Int] = [:], refusedEvents: Int = 0
+    ) {
         self.storedEvents = storedEvents
         self.rejectedOversizeEvents = rejectedOversizeEvents
         self.evictedBatches = evictedBatches
         self.evictedEvents = evictedEvents
+        self.evictedBatchEvents = evictedBatchEvents
+        self.refusedEvents = refusedEvents
+    }
+
+    /// Adds another report's evictions (kept for the next write).
+    mutating func addEvictions(of other: BinobanStorageWriteReport) {
+        evictedBatches += other.evictedBatches
+        evictedEvents += other.evictedEvents
+        evictedBatchEvents.merge(other.evictedBatchEvents) { first, _ in first }
     }
 }
 
@@ -86,12 +115,18 @@ public struct BinobanStorageRecoveryReport: Sendable, Hashable {
 ///
 /// The pipeline hands over events already encoded as compact JSON objects. A storage appends them to one open
 /// batch, closes the batch before it would exceed the batch byte limit (the upload envelope included), keeps at
-/// most a bounded number of finished batches and bytes (dropping the oldest), and gives finished batches back
-/// oldest first. A finished batch is never appended to again. Implementations are used by one owner at a time
-/// (the pipeline's driver), so they need not order concurrent callers.
+/// most a bounded number of finished batches and bytes (evicting the oldest or refusing new events, as each
+/// append asks), and gives finished batches back oldest first. A finished batch is never appended to again.
+///
+/// Every behaviour the pipeline relies on is in these methods and their results, so a wrapper that forwards
+/// them keeps it all. Calls may arrive concurrently from the pipeline (an append while a batch is read for
+/// upload); an actor orders them.
 public protocol BinobanEventStorage: Sendable {
     /// Appends `events` (each one complete JSON object) in order, closing and opening batches as needed.
-    func append(_ events: [Data]) async throws -> BinobanStorageWriteReport
+    ///
+    /// - Parameter whenFull: whether reaching the caps evicts the oldest finished batches or refuses the events
+    ///   that do not fit (reported as ``BinobanStorageWriteReport/refusedEvents``).
+    func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour) async throws -> BinobanStorageWriteReport
 
     /// Closes the open batch, if it holds any event, so that it becomes uploadable.
     func closeOpenBatch() async throws
@@ -99,9 +134,10 @@ public protocol BinobanEventStorage: Sendable {
     /// The finished batches, oldest first, at most `limit` of them.
     func finishedBatches(limit: Int) async throws -> [BinobanBatchID]
 
-    /// Reads one finished batch back. Throws if it no longer exists.
-    func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch
+    /// Reads one finished batch back; `nil` when it no longer exists (evicted or removed). Throws only for a
+    /// real fault: the disk refused the read or the batch cannot be decoded.
+    func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch?
 
-    /// Deletes one finished batch (after a 2xx, or a 4xx that drops it).
+    /// Deletes one finished batch (after a 2xx, or a 4xx that drops it). Removing a missing batch does nothing.
     func remove(_ batch: BinobanBatchID) async throws
 }

@@ -30,6 +30,33 @@ public struct BinobanStorageLimits: Sendable, Hashable {
         self.maxTotalBytes = maxTotalBytes
     }
 
+    /// The Binoban mobile SDK's bounds: 32 000-byte events, 500 KB batches, 20 batches and 5 MB kept.
+    public static let mobile = BinobanStorageLimits()
+
+    /// Bounds a server chooses: the mobile event and batch sizes, but up to 10 000 finished batches and
+    /// 512 MiB on disk, so that a burst or an outage of several minutes at thousands of events a second waits
+    /// on disk instead of being evicted.
+    public static let server = BinobanStorageLimits(maxFinishedBatches: 10_000, maxTotalBytes: 512 * 1_048_576)
+
+    /// The default of ``Configuration/storageLimits``: ``mobile`` on iOS, tvOS, watchOS and visionOS,
+    /// ``server`` everywhere else (Linux, macOS, Windows).
+    public static var platformDefault: BinobanStorageLimits {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        return .mobile
+        #else
+        return .server
+        #endif
+    }
+
+    /// These limits with the finished-batch and byte caps lowered to ``mobile``'s: the bound of the in-memory
+    /// fallback storage, which must not hold hundreds of megabytes in memory.
+    var cappedForMemory: BinobanStorageLimits {
+        var capped = self
+        capped.maxFinishedBatches = min(maxFinishedBatches, Self.mobile.maxFinishedBatches)
+        capped.maxTotalBytes = min(maxTotalBytes, Self.mobile.maxTotalBytes)
+        return capped
+    }
+
     /// The envelope overhead for a given source identifier (the `writeKey` of the envelope), JSON-escaped.
     public static func envelopeOverhead(forWriteKey writeKey: String) -> Int {
         var escaped: [UInt8] = []

@@ -11,7 +11,7 @@ public import Foundation
 /// envelope would reach ``BinobanStorageLimits/maxBatchBytes``; at most
 /// ``BinobanStorageLimits/maxFinishedBatches`` finished batches and ``BinobanStorageLimits/maxTotalBytes``
 /// bytes are kept, the oldest finished batches dropped first.
-public actor InMemoryEventStorage: BinobanRoomReportingStorage {
+public actor InMemoryEventStorage: BinobanEventStorage {
     private struct Batch {
         var id: BinobanBatchID
         var events: Data
@@ -50,10 +50,14 @@ public actor InMemoryEventStorage: BinobanRoomReportingStorage {
     public var storedBytes: Int { finishedBytes + (open?.events.count ?? 0) }
 
     /// Appends `events` in order, refusing oversize ones and rolling batches over before the size limit.
-    public func append(_ events: [Data]) async throws -> BinobanStorageWriteReport {
+    public func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour = .evictOldest) async throws
+        -> BinobanStorageWriteReport
+    {
         var report = unreportedEvictions
         unreportedEvictions = BinobanStorageWriteReport()
-        for event in events {
+        let taken = whenFull == .refuse ? eventsFittingWithoutEviction(events) : events.count
+        report.refusedEvents = events.count - taken
+        for event in events.prefix(taken) {
             guard event.count < limits.maxEventBytes else {
                 report.rejectedOversizeEvents += 1
                 continue
@@ -78,7 +82,7 @@ public actor InMemoryEventStorage: BinobanRoomReportingStorage {
 
     /// How many of `events`, from the first, can be appended (and the open batch then closed) without evicting a
     /// batch; at least one when the storage is empty.
-    public func eventsFittingWithoutEviction(_ events: [Data]) -> Int {
+    private func eventsFittingWithoutEviction(_ events: [Data]) -> Int {
         let maxEventBytes = limits.maxEventBytes
         var forecast = StorageRoomForecast(
             finishedBatches: finished.count,
@@ -106,9 +110,9 @@ public actor InMemoryEventStorage: BinobanRoomReportingStorage {
         finished.prefix(max(0, limit)).map(\.id)
     }
 
-    /// Reads a finished batch; throws when it is gone.
-    public func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch {
-        guard let found = finished.first(where: { $0.id == batch }) else { throw Missing(batch: batch) }
+    /// Reads a finished batch; `nil` when it is gone.
+    public func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch? {
+        guard let found = finished.first(where: { $0.id == batch }) else { return nil }
         return BinobanStoredBatch(id: found.id, events: found.events, eventCount: found.count)
     }
 
@@ -117,12 +121,6 @@ public actor InMemoryEventStorage: BinobanRoomReportingStorage {
         guard let index = finished.firstIndex(where: { $0.id == batch }) else { return }
         finishedBytes -= finished[index].events.count
         finished.remove(at: index)
-    }
-
-    /// The error thrown when a batch is read after it was removed or evicted.
-    public struct Missing: Error, Sendable, Hashable {
-        /// The batch asked for.
-        public var batch: BinobanBatchID
     }
 
     private func finish(_ report: inout BinobanStorageWriteReport) {
@@ -141,6 +139,7 @@ public actor InMemoryEventStorage: BinobanRoomReportingStorage {
             finishedBytes -= oldest.events.count
             report.evictedBatches += 1
             report.evictedEvents += oldest.count
+            report.evictedBatchEvents[oldest.id] = oldest.count
         }
     }
 }

@@ -11,7 +11,7 @@ import Foundation
 /// binoban.track(name: "a")
 /// await storage.waitForStoredEvents(count: 1)
 /// ```
-public actor ObservableEventStorage: BinobanRoomReportingStorage {
+public actor ObservableEventStorage: BinobanEventStorage {
     private let base: any BinobanEventStorage
     private var stored = 0
     private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -31,8 +31,8 @@ public actor ObservableEventStorage: BinobanRoomReportingStorage {
     }
 
     /// Appends through the wrapped storage and wakes waiters.
-    public func append(_ events: [Data]) async throws -> BinobanStorageWriteReport {
-        let report = try await base.append(events)
+    public func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour) async throws -> BinobanStorageWriteReport {
+        let report = try await base.append(events, whenFull: whenFull)
         stored += report.storedEvents
         let ready = waiters.filter { $0.count <= stored }
         waiters.removeAll { $0.count <= stored }
@@ -40,11 +40,6 @@ public actor ObservableEventStorage: BinobanRoomReportingStorage {
         return report
     }
 
-    /// Forwards to the wrapped storage when it reports room; for one that does not, every event fits.
-    public func eventsFittingWithoutEviction(_ events: [Data]) async -> Int {
-        guard let reporting = base as? any BinobanRoomReportingStorage else { return events.count }
-        return await reporting.eventsFittingWithoutEviction(events)
-    }
 
     /// Forwards to the wrapped storage.
     public func closeOpenBatch() async throws { try await base.closeOpenBatch() }
@@ -55,7 +50,7 @@ public actor ObservableEventStorage: BinobanRoomReportingStorage {
     }
 
     /// Forwards to the wrapped storage.
-    public func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch { try await base.read(batch) }
+    public func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch? { try await base.read(batch) }
 
     /// Forwards to the wrapped storage.
     public func remove(_ batch: BinobanBatchID) async throws { try await base.remove(batch) }

@@ -124,8 +124,8 @@ struct LedgerStorage: BinobanEventStorage {
     let base: any BinobanEventStorage
     let ledger: SendLedger
 
-    func append(_ events: [Data]) async throws -> BinobanStorageWriteReport {
-        let report = try await base.append(events)
+    func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour) async throws -> BinobanStorageWriteReport {
+        let report = try await base.append(events, whenFull: whenFull)
         ledger.confirm(report)
         return report
     }
@@ -134,7 +134,7 @@ struct LedgerStorage: BinobanEventStorage {
 
     func finishedBatches(limit: Int) async throws -> [BinobanBatchID] { try await base.finishedBatches(limit: limit) }
 
-    func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch { try await base.read(batch) }
+    func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch? { try await base.read(batch) }
 
     func remove(_ batch: BinobanBatchID) async throws { try await base.remove(batch) }
 }

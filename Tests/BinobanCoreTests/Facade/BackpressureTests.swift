@@ -5,7 +5,7 @@ import Testing
 @testable import BinobanCore
 
 /// Forwards to an in-memory storage and totals what its writes evicted, so a test can account for every event.
-private actor EvictionCountingStorage: BinobanRoomReportingStorage {
+private actor EvictionCountingStorage: BinobanEventStorage {
     let base: InMemoryEventStorage
     private(set) var evictedEvents = 0
     private(set) var evictedBatches = 0
@@ -17,8 +17,8 @@ private actor EvictionCountingStorage: BinobanRoomReportingStorage {
         self.base = base
     }
 
-    func append(_ events: [Data]) async throws -> BinobanStorageWriteReport {
-        let report = try await base.append(events)
+    func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour) async throws -> BinobanStorageWriteReport {
+        let report = try await base.append(events, whenFull: whenFull)
         evictedEvents += report.evictedEvents
         evictedBatches += report.evictedBatches
         peakBytes = max(peakBytes, await base.storedBytes)
@@ -26,18 +26,14 @@ private actor EvictionCountingStorage: BinobanRoomReportingStorage {
         return report
     }
 
-    func eventsFittingWithoutEviction(_ events: [Data]) async -> Int {
-        await base.eventsFittingWithoutEviction(events)
-    }
-
     func closeOpenBatch() async throws {
         try await base.closeOpenBatch()
         // Evictions made by a close are returned by the next append; collect them now.
-        _ = try await append([])
+        _ = try await append([], whenFull: .evictOldest)
     }
 
     func finishedBatches(limit: Int) async throws -> [BinobanBatchID] { try await base.finishedBatches(limit: limit) }
-    func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch { try await base.read(batch) }
+    func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch? { try await base.read(batch) }
     func remove(_ batch: BinobanBatchID) async throws { try await base.remove(batch) }
 }
 

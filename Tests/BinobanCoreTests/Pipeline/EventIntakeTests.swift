@@ -4,12 +4,13 @@ import Testing
 
 @Suite("Event intake")
 struct EventIntakeTests {
-    func makeIntake(capacity: Int) -> EventIntake {
+    func makeIntake(capacity: Int, overflow: EventIntake.Overflow = .dropOldest) -> EventIntake {
         let identity = IdentityState(anonymousId: "anon", userId: nil, traits: [:], deviceToken: nil, deviceId: "dev")
         return EventIntake(
             identity: identity,
             persistIdentity: false,
             capacity: capacity,
+            overflow: overflow,
             settings: .init(enabled: true, flushAt: 20, flushInterval: .seconds(30))
         )
     }
@@ -22,16 +23,29 @@ struct EventIntakeTests {
     }
 
     @Test("Beyond capacity the oldest events are dropped and counted; the newest are kept in order")
-    func dropOldest() async {
+    func dropOldest() {
         let intake = makeIntake(capacity: 100)
         for index in 0..<10_000 { intake.accept { event("e\(index)", $0) } }
-        let drain = await intake.next()
-        #expect(drain.droppedEvents == 9_900)
+        let drain = intake.take()
+        #expect(drain.summary.overflowDrops == 9_900)
+        #expect(drain.summary.acceptedEvents == 10_000)
+        #expect(drain.summary.eventCount == 100)
         #expect(drain.events.map(\.name) == (9_900..<10_000).map { "e\($0)" })
     }
 
-    @Test("Identity changes and events keep one order; paused intake drops events but applies identity")
-    func ordering() async {
+    @Test("Drop-newest keeps the first events and refuses (and counts) the rest")
+    func dropNewest() {
+        let intake = makeIntake(capacity: 100, overflow: .dropNewest)
+        var refused = 0
+        for index in 0..<1_000 where !intake.accept({ event("e\(index)", $0) }) { refused += 1 }
+        let drain = intake.take()
+        #expect(refused == 900)
+        #expect(drain.summary.overflowDrops == 900)
+        #expect(drain.events.map(\.name) == (0..<100).map { "e\($0)" })
+    }
+
+    @Test("Identity changes and events keep one order; a paused intake counts the events it drops")
+    func ordering() {
         let intake = makeIntake(capacity: 10)
         intake.accept { event("a", $0) }
         intake.changeIdentity({ $0.userId = "u1" }, thenEmit: nil)
@@ -40,40 +54,75 @@ struct EventIntakeTests {
         #expect(!intake.accept { event("dropped", $0) })
         intake.changeIdentity({ $0.userId = "u2" }, thenEmit: { event("identify", $0) })
         #expect(intake.identity.userId == "u2")
-        let drain = await intake.next()
+        let drain = intake.take()
         #expect(drain.events.map(\.name) == ["a", "b"])
         #expect(drain.events.map(\.userId) == [nil, "u1"])
-        #expect(drain.identityToPersist?.userId == "u2")
-        #expect(drain.settings?.enabled == false)
-        #expect(drain.droppedEvents == 0)
+        #expect(drain.summary.identity?.userId == "u2")
+        #expect(drain.summary.settings?.enabled == false)
+        #expect(drain.summary.overflowDrops == 0)
+        #expect(drain.summary.pausedDrops == 2)
     }
 
     @Test("A pause and a resume between two drains still reach the driver as a pause")
-    func pauseAndResumeBetweenDrains() async {
+    func pauseAndResumeBetweenDrains() {
         let intake = makeIntake(capacity: 10)
         intake.updateSettings { $0.enabled = false }
         intake.updateSettings { $0.enabled = true }
-        let drain = await intake.next()
-        #expect(drain.settings?.enabled == true)
-        #expect(drain.pausedSinceLastDrain)
+        let drain = intake.take()
+        #expect(drain.summary.settings?.enabled == true)
+        #expect(drain.summary.pausedSinceLastDrain)
         intake.updateSettings { $0.flushAt = 5 }
-        let next = await intake.next()
-        #expect(next.settings?.flushAt == 5)
-        #expect(!next.pausedSinceLastDrain)
+        let next = intake.take()
+        #expect(next.summary.settings?.flushAt == 5)
+        #expect(!next.summary.pausedSinceLastDrain)
     }
 
     @Test("A flush ticket comes with every event accepted before it; a closed intake refuses everything")
-    func ticketsAndClose() async {
+    func ticketsAndClose() {
         let intake = makeIntake(capacity: 10)
         intake.accept { event("a", $0) }
         #expect(intake.requestFlush(waiterID: 7))
-        let drain = await intake.next()
+        let drain = intake.take()
         #expect(drain.events.map(\.name) == ["a"])
-        #expect(drain.tickets == [.init(waiterID: 7)])
+        #expect(drain.summary.tickets == [.init(waiterID: 7)])
         intake.close()
         #expect(!intake.accept { event("late", $0) })
         #expect(!intake.requestFlush(waiterID: nil))
-        #expect(await intake.next().closed)
+        #expect(intake.take().summary.closed)
+    }
+
+    @Test("The wake-up is called once per drain, however many events arrive")
+    func wakesOncePerDrain() {
+        let intake = makeIntake(capacity: 10)
+        let wakes = LockedValue(0)
+        intake.setOnWork { wakes.withLock { $0 += 1 } }
+        #expect(wakes.withLock { $0 } == 0)
+        for index in 0..<5 { intake.accept { event("e\(index)", $0) } }
+        #expect(wakes.withLock { $0 } == 1)
+        _ = intake.take()
+        intake.accept { event("late", $0) }
+        #expect(wakes.withLock { $0 } == 2)
+    }
+
+    @Test("An awaiting caller waits for room and is resumed by the next drain; cancelling it returns false")
+    func waitsForRoom() async {
+        let intake = makeIntake(capacity: 1, overflow: .dropNewest)
+        #expect(intake.accept { event("first", $0) })
+        let waiting = Task { await intake.acceptWaitingForRoom { event("second", $0) } }
+        // The waiter is resumed by a drain whenever it arrives; drain until the second event shows up.
+        var names: [String] = []
+        while !names.contains("second") {
+            names += intake.take().events.map(\.name)
+            await Task.yield()
+        }
+        #expect(await waiting.value)
+        #expect(names == ["first", "second"])
+
+        #expect(intake.accept { event("fills", $0) })
+        let cancelled = Task { await intake.acceptWaitingForRoom { event("never", $0) } }
+        cancelled.cancel()
+        #expect(await cancelled.value == false)
+        #expect(intake.take().events.map(\.name) == ["fills"])
     }
 }
 

@@ -79,7 +79,8 @@ struct BinobanFileEventStorageRecoveryTests {
         #expect(
             storage.recoveryReport == BinobanStorageRecoveryReport(repairedBatches: 1, discardedBytes: cut - intact),
             "cut at \(cut)")
-        let batch = try await storage.read(try #require(ids.first))
+        let first = try #require(ids.first)
+        let batch = try #require(try await storage.read(first))
         let decoded = try TestEvents.decode(batch.events)
         #expect(decoded.map(\.i) == Array(0..<complete), "cut at \(cut)")
         #expect(batch.events == Data(events.prefix(complete).joined(separator: Data(",".utf8))))
@@ -137,7 +138,7 @@ struct BinobanFileEventStorageRecoveryTests {
             try StorageFiles.write(bytes.prefix(bytes.count - 1), directory, first)
             try StorageFiles.write(Data("garbage".utf8), directory, StorageFiles.name("src", 2))
 
-            let salvaged = try await storage.read(BinobanBatchID(sequence: 1))
+            let salvaged = try #require(try await storage.read(BinobanBatchID(sequence: 1)))
             #expect(try TestEvents.decode(salvaged.events).map(\.i) == [0, 1])
             do {
                 _ = try await storage.read(BinobanBatchID(sequence: 2))

@@ -51,7 +51,7 @@ enum TestEvents {
     static func storedIndices(_ storage: BinobanFileEventStorage) async throws -> [Int] {
         var indices: [Int] = []
         for id in try await storage.finishedBatches(limit: Int.max) {
-            let batch = try await storage.read(id)
+            let batch = try #require(try await storage.read(id))
             let decoded = try decode(batch.events)
             #expect(decoded.count == batch.eventCount)
             indices += decoded.map(\.i)

@@ -49,7 +49,7 @@ import Darwin
 ///
 /// The storage is meant for one owner (the pipeline's driver); two instances (or processes) must not use the
 /// same namespace in the same directory at the same time.
-public actor BinobanFileEventStorage: BinobanRoomReportingStorage {
+public actor BinobanFileEventStorage: BinobanEventStorage {
     /// The bounds this storage enforces.
     public nonisolated let limits: BinobanStorageLimits
     /// The namespace in the file names of this storage's batches.
@@ -60,6 +60,12 @@ public actor BinobanFileEventStorage: BinobanRoomReportingStorage {
     public nonisolated let recoveryIssues: [BinobanFileStorageError]
     /// What a finished batch survives: a process kill only, or a power loss too.
     public nonisolated let durability: BinobanFileDurability
+
+    /// The storage's own queue: its blocking file I/O never runs on the cooperative thread pool.
+    private nonisolated let executor: StorageExecutor
+
+    /// Runs this actor on its own storage queue.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     private let files: POSIXFileSystem
     /// Finished batches, oldest first.
@@ -122,6 +128,7 @@ public actor BinobanFileEventStorage: BinobanRoomReportingStorage {
             throw BinobanFileStorageError(
                 code: .directoryUnusable, message: "the batch sequence of namespace \(namespace) is exhausted")
         }
+        self.executor = StorageExecutor(label: "binoban.storage.\(namespace)")
         self.limits = limits
         self.namespace = namespace
         self.files = files
@@ -185,16 +192,20 @@ public actor BinobanFileEventStorage: BinobanRoomReportingStorage {
     /// - Throws: ``BinobanFileStorageError``: `malformedEvent` (nothing written) when an event is not framed as
     ///   a JSON object; `ioFailure` when the disk refuses a write, with the number of this call's events stored
     ///   before the failure in `storedEventsBeforeFailure`.
-    public func append(_ events: [Data]) throws -> BinobanStorageWriteReport {
+    public func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour = .evictOldest) throws
+        -> BinobanStorageWriteReport
+    {
         for (index, event) in events.enumerated() where !isOversize(event) && !Self.isFramedAsObject(event) {
             throw BinobanFileStorageError(
                 code: .malformedEvent, message: "event \(index) of the call is not a JSON object ({…})")
         }
         var report = unreportedEvictions
         unreportedEvictions = BinobanStorageWriteReport()
+        let taken = whenFull == .refuse ? eventsFittingWithoutEviction(events) : events.count
+        report.refusedEvents = events.count - taken
         var pending = PendingWrite()
         do {
-            for event in events {
+            for event in events.prefix(taken) {
                 if isOversize(event) {
                     report.rejectedOversizeEvents += 1
                     continue
@@ -217,8 +228,7 @@ public actor BinobanFileEventStorage: BinobanRoomReportingStorage {
             try write(&pending, report: &report)
         } catch {
             // Keep the evictions already made for the next report; say how many events made it to disk.
-            unreportedEvictions.evictedBatches += report.evictedBatches
-            unreportedEvictions.evictedEvents += report.evictedEvents
+            unreportedEvictions.addEvictions(of: report)
             var failure = error
             failure.storedEventsBeforeFailure = report.storedEvents
             throw failure
@@ -228,7 +238,7 @@ public actor BinobanFileEventStorage: BinobanRoomReportingStorage {
 
     /// How many of `events`, from the first, can be appended (and the open batch then finished) without evicting
     /// a batch; at least one when the storage is empty. No I/O.
-    public func eventsFittingWithoutEviction(_ events: [Data]) -> Int {
+    private func eventsFittingWithoutEviction(_ events: [Data]) -> Int {
         let limits = self.limits
         var forecast = StorageRoomForecast(
             finishedBatches: finished.count,
@@ -260,18 +270,16 @@ public actor BinobanFileEventStorage: BinobanRoomReportingStorage {
     /// The file is checked again while it is read; only intact events are returned, so the body is always a
     /// valid sequence of JSON objects.
     ///
-    /// - Throws: ``BinobanFileStorageError`` with code `batchNotFound` when `batch` is not a finished batch of
-    ///   this storage (the open batch included), `corruptBatch` when the file no longer holds any intact event
-    ///   (it is then deleted), or `ioFailure`.
-    public func read(_ batch: BinobanBatchID) throws -> BinobanStoredBatch {
-        guard let index = finished.firstIndex(where: { $0.sequence == batch.sequence }) else {
-            throw BinobanFileStorageError(code: .batchNotFound, message: "\(batch) is not a finished batch")
-        }
+    /// - Returns: `nil` when `batch` is not a finished batch of this storage (evicted, removed, or still open).
+    /// - Throws: ``BinobanFileStorageError`` with code `corruptBatch` when the file no longer holds any intact
+    ///   event (it is then deleted), or `ioFailure`.
+    public func read(_ batch: BinobanBatchID) throws -> BinobanStoredBatch? {
+        guard let index = finished.firstIndex(where: { $0.sequence == batch.sequence }) else { return nil }
         let name = fileName(batch.sequence, .finished)
         let readLimit = BatchRecordFormat.readLimit(maxBatchBytes: limits.maxBatchBytes)
         guard let (bytes, _) = try files.readRegularFile(name, maxBytes: readLimit) else {
             dropFromIndex(at: index)
-            throw BinobanFileStorageError(code: .batchNotFound, message: "\(name) no longer exists")
+            return nil
         }
         let body = bytes.withUnsafeBytes { BatchRecordFormat.body(of: $0) }
         guard body.eventCount > 0 else {
@@ -409,6 +417,7 @@ public actor BinobanFileEventStorage: BinobanRoomReportingStorage {
                 bytes -= entry.fileBytes
                 report.evictedBatches += 1
                 report.evictedEvents += entry.eventCount
+                report.evictedBatchEvents[BinobanBatchID(sequence: entry.sequence)] = entry.eventCount
             }
             index += 1
         }

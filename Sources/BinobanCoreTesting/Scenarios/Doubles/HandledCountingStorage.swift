@@ -22,8 +22,8 @@ actor HandledCountingStorage: BinobanEventStorage {
         await withCheckedContinuation { waiters.append((count, $0)) }
     }
 
-    func append(_ events: [Data]) async throws -> BinobanStorageWriteReport {
-        let report = try await base.append(events)
+    func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour) async throws -> BinobanStorageWriteReport {
+        let report = try await base.append(events, whenFull: whenFull)
         handled += report.storedEvents + report.rejectedOversizeEvents
         let ready = waiters.filter { $0.count <= handled }
         waiters.removeAll { $0.count <= handled }
@@ -46,6 +46,6 @@ actor HandledCountingStorage: BinobanEventStorage {
         for waiter in ready { waiter.resume() }
         return batches
     }
-    func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch { try await base.read(batch) }
+    func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch? { try await base.read(batch) }
     func remove(_ batch: BinobanBatchID) async throws { try await base.remove(batch) }
 }

@@ -1,33 +1,5 @@
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
-
-/// An event storage that can tell, before a write, how much of it fits without pushing out events it holds.
-///
-/// The pipeline asks before each append and stores only what fits. When nothing fits and uploads are working,
-/// it waits for an upload to free room instead of letting the storage drop its oldest batches: the storage caps
-/// bound an outage, not a burst (`Docs/Decisions/0207-binoban-write-waits-for-upload.md`). A storage that does
-/// not adopt this protocol is written to at once, as before, and evicts by its own rules.
-///
-/// ```swift
-/// let fitting = await storage.eventsFittingWithoutEviction(encoded)
-/// _ = try await storage.append(Array(encoded.prefix(fitting)))
-/// ```
-public protocol BinobanRoomReportingStorage: BinobanEventStorage {
-    /// How many of `events`, from the first, can be appended, and the open batch then closed, without evicting
-    /// any batch (neither one held now nor one this write makes).
-    ///
-    /// Events the storage would refuse as oversize count as fitting. An empty storage takes at least one event
-    /// even when that event alone exceeds the caps, since waiting could not make more room.
-    ///
-    /// - Complexity: O(*n*) in the number of events; no I/O.
-    func eventsFittingWithoutEviction(_ events: [Data]) async -> Int
-}
-
-/// A forecast of the caps after a write, shared by the storages' `eventsFittingWithoutEviction(_:)`: it replays
-/// the batch rollover rule on sizes only.
+/// A forecast of the caps after a write, shared by the storages' ``BinobanStorageFullBehaviour/refuse`` appends:
+/// it replays the batch rollover rule on sizes only (no I/O).
 struct StorageRoomForecast {
     /// Finished batches now.
     var finishedBatches: Int
@@ -49,7 +21,8 @@ struct StorageRoomForecast {
     let countedBytesPerEvent: (Int, Bool) -> Int
     let isOversize: (Int) -> Bool
 
-    /// How many of `sizes`, from the first, fit; see ``BinobanRoomReportingStorage``.
+    /// How many of `sizes`, from the first, can be appended, and the open batch then closed, without going over
+    /// the caps. Oversize events (refused anyway) count as fitting; an empty storage takes at least one event.
     mutating func fittingPrefix(of sizes: some Sequence<Int>) -> Int {
         let wasEmpty = finishedBatches == 0 && openEvents == 0
         // Held events that would already evict once the open batch is closed leave no room for anything.

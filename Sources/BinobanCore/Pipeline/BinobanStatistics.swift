@@ -1,0 +1,64 @@
+/// Cumulative counts of one instance's pipeline since it was created, readable at any time through
+/// ``Binoban/statistics``.
+///
+/// Every event handed to the instance ends in exactly one of: still in the write stage, stored and waiting
+/// (``queuedEvents``), uploaded, or one of the drop counters, so once the pipeline is quiet
+/// `acceptedEvents == queuedEvents + uploadedEvents + dropped.total` for events of this run. The counters only
+/// grow; ``queuedEvents`` and ``queuedBytes`` follow the storage (batches left by a previous run are not counted
+/// until they are uploaded, and evicted bytes are estimated).
+public struct BinobanStatistics: Sendable, Hashable {
+    /// Events handed to the instance by `track`, `identify` and the other calls, including those then dropped.
+    public var acceptedEvents: Int = 0
+    /// Events written to storage.
+    public var storedEvents: Int = 0
+    /// Events in batches the server accepted (2xx).
+    public var uploadedEvents: Int = 0
+    /// Batches the server accepted.
+    public var uploadedBatches: Int = 0
+    /// Events dropped by reason.
+    public var dropped = Drops()
+    /// Requests sent, by outcome.
+    public var requests = Requests()
+    /// Requests that repeated a batch after a transient failure.
+    public var retriedRequests: Int = 0
+    /// Events held in storage, waiting for upload (as the storage last reported, less what was uploaded since).
+    public var queuedEvents: Int = 0
+    /// Encoded bytes of the events held in storage.
+    public var queuedBytes: Int = 0
+
+    /// Events dropped, by reason.
+    public struct Drops: Sendable, Hashable {
+        /// Tracked while the instance was paused (`enabled == false`).
+        public var paused: Int = 0
+        /// Dropped because the write stage between the caller and storage was full.
+        public var writeStageOverflow: Int = 0
+        /// Refused because one event encodes to ``BinobanStorageLimits/maxEventBytes`` or more.
+        public var oversize: Int = 0
+        /// Deleted from a full storage, oldest first (``BinobanBackpressure/dropOldest``).
+        public var storageEviction: Int = 0
+        /// Refused by a full storage (``BinobanBackpressure/dropNewest``, or ``BinobanBackpressure/wait`` at
+        /// shutdown).
+        public var storageFull: Int = 0
+        /// In batches the server rejected for good (4xx other than 429).
+        public var rejected: Int = 0
+        /// Lost to a storage fault (a write the disk refused).
+        public var storageFailure: Int = 0
+
+        /// Every dropped event.
+        public var total: Int {
+            paused + writeStageOverflow + oversize + storageEviction + storageFull + rejected + storageFailure
+        }
+    }
+
+    /// Requests by outcome.
+    public struct Requests: Sendable, Hashable {
+        /// Answered 2xx.
+        public var accepted: Int = 0
+        /// Answered 4xx other than 429: the batch was dropped.
+        public var rejected: Int = 0
+        /// Answered 429, 5xx, 3xx or anything else not final: retried or kept.
+        public var transientFailures: Int = 0
+        /// No answer (the transport threw).
+        public var noAnswer: Int = 0
+    }
+}

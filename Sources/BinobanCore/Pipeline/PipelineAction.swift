@@ -1,0 +1,29 @@
+/// What the pipeline machine asks its driver to do. The driver performs every action it is given, in order.
+enum PipelineAction: Sendable, Equatable {
+    /// Take everything the intake holds and answer with ``PipelineInput/drained(_:)``.
+    case takeDrain
+    /// Append the next chunk of the current drain (or the suffix a full storage refused last time).
+    case write(BinobanStorageFullBehaviour)
+    /// Drop the suffix the storage refused (it was counted).
+    case discardRefused
+    /// Close the open batch and list at most `limit` finished batches.
+    case list(limit: Int)
+    /// Read a batch and keep it for sending.
+    case read(BinobanBatchID)
+    /// Send a batch that was read (stamping `sentAt` now).
+    case send(BinobanBatchID)
+    /// Let go of a batch that was read: it is kept in storage for a later flush, or it is gone.
+    case forget(BinobanBatchID)
+    /// Delete a batch after its final answer.
+    case remove(BinobanBatchID)
+    /// Persist the identity.
+    case saveIdentity(IdentityState)
+    /// Resume an awaiting caller.
+    case resume(UInt64, BinobanFlushResult)
+    /// Report a problem to the host, with the number of events it concerns.
+    case report(BinobanError.Kind, String, eventCount: Int)
+    /// Cancel the requests in flight (the shutdown deadline passed).
+    case cancelUploads
+    /// The pipeline has stopped: nothing more will be asked.
+    case finish
+}

@@ -1,0 +1,61 @@
+/// What the pipeline machine is told: a caller's request, or the result of an action the driver performed.
+enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
+    /// The storage is open: upload what a previous run left and start the interval timer.
+    case started
+    /// The intake holds work: events, flush tickets, a settings or identity change.
+    case intakeHasWork
+    /// The driver took everything the intake held (answering ``PipelineAction/takeDrain``).
+    case drained(PipelineDrain)
+    /// A chunk of the current drain was appended. `storedBytes` are the encoded bytes stored; `moreInDrain`
+    /// tells whether the drain still holds events not handed to storage (a refused suffix excluded).
+    case written(BinobanStorageWriteReport, storedBytes: Int, moreInDrain: Bool)
+    /// An append failed: `lost` events of the chunk were not stored (the driver discarded them).
+    case writeFailed(lost: Int, moreInDrain: Bool, message: String)
+    /// The open batch was closed and the finished batches listed, oldest first.
+    case listed([BinobanBatchID])
+    /// Closing or listing failed.
+    case listFailed(String)
+    /// A batch was read and is held by the driver, ready to send.
+    case read(BinobanBatchID, eventCount: Int, bytes: Int)
+    /// A batch was gone when it was read (evicted or removed).
+    case vanished(BinobanBatchID)
+    /// Reading a batch failed for real (a disk or format fault).
+    case readFailed(BinobanBatchID, String)
+    /// The server answered a batch. `jitter` is a fresh uniform draw in `0..<1` for a possible backoff.
+    case answered(BinobanBatchID, status: Int, retryAfter: Duration?, jitter: Double)
+    /// No answer arrived for a batch (the transport threw).
+    case noAnswer(BinobanBatchID, jitter: Double)
+    /// A batch was deleted after its final answer.
+    case removed(BinobanBatchID)
+    /// Deleting a batch failed.
+    case removeFailed(BinobanBatchID, String)
+    /// The identity snapshot was saved, or saving it failed (with a message).
+    case identitySaved(failure: String?)
+    /// The instant returned by ``PipelineMachine/nextDeadline`` has come.
+    case timerFired
+    /// Shutdown: the intake is closed; write everything it held, upload until `deadline`, then stop. The caller
+    /// awaiting the shutdown put a flush ticket in the intake before closing it.
+    case stop(deadline: Instant)
+}
+
+/// Everything one drain of the intake carried besides the events themselves, which the driver keeps.
+struct PipelineDrain: Sendable, Equatable {
+    /// Events taken (the driver encodes and writes them in chunks).
+    var eventCount = 0
+    /// Flush requests, honoured once every event of this drain is stored.
+    var tickets: [EventIntake.FlushTicket] = []
+    /// The identity to persist, when it changed.
+    var identity: IdentityState?
+    /// The new runtime settings, when they changed.
+    var settings: EventIntake.Settings?
+    /// The instance was paused at some point since the previous drain.
+    var pausedSinceLastDrain = false
+    /// Events accepted since the previous drain.
+    var acceptedEvents = 0
+    /// Events dropped because the write stage was full.
+    var overflowDrops = 0
+    /// Events refused while the instance was paused.
+    var pausedDrops = 0
+    /// The intake is closed (shutdown): no more work will come.
+    var closed = false
+}

@@ -1,0 +1,645 @@
+/// Every rule of the Binoban pipeline as one value-type machine: the write stage and its backpressure, the
+/// count, interval and explicit flushes, awaited flushes and their results, pause and resume, upload passes
+/// with concurrent requests, retries, backoff that grows across passes, `Retry-After`, eviction accounting,
+/// identity persistence and shutdown.
+///
+/// It reads no clock, does no I/O, starts no task and draws no random number: inputs come stamped with the
+/// instant (``handle(_:at:)``), jitter comes inside the answers, and the only timer is ``nextDeadline``, which
+/// the driver sleeps until before feeding ``PipelineInput/timerFired``. Every action returned must be performed.
+/// `Docs/Architecture.md` draws the inputs and actions; `Docs/Decisions/0207` records the shape.
+struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
+    typealias Input = PipelineInput<Instant>
+
+    /// Where the pipeline is in its life.
+    enum Phase: Sendable, Equatable {
+        /// Waiting for the storage to open.
+        case created
+        case running
+        /// Draining for shutdown: everything accepted is written, uploads may run until `deadline`.
+        case stopping(deadline: Instant, deadlinePassed: Bool)
+        case stopped
+    }
+
+    /// One batch of the current upload work.
+    struct UploadItem: Sendable, Equatable {
+        enum State: Sendable, Equatable {
+            /// Listed, not yet read.
+            case queued
+            /// Being read.
+            case reading
+            /// Read and held by the driver; sent when the backoff gate opens.
+            case ready
+            /// Sent; the answer is awaited.
+            case sending
+            /// Answered for good; being deleted.
+            case removing
+        }
+
+        var id: BinobanBatchID
+        var state: State = .queued
+        var eventCount = 0
+        var bytes = 0
+        var retries = 0
+        /// The storage evicted this batch while it was being read or sent; its events are counted as evicted
+        /// only if it is not delivered.
+        var evictedEvents: Int?
+    }
+
+    /// One upload pass: list at most `maxFilesPerFlush` batches and settle each one.
+    struct Pass: Sendable, Equatable {
+        /// An awaited flush: passes repeat while a full pass succeeded.
+        var exhaustive: Bool
+        /// Callers resolved when the pass ends.
+        var waiters: [UInt64]
+        /// The listing is still to be asked for (it waits for the backoff gate, so the open batch keeps
+        /// growing while uploads back off).
+        var needsListing = true
+        /// The last listing returned as many batches as were asked for: more may be waiting.
+        var listedFull = false
+        /// A batch was kept after its retries (or unreadable): the pass sends nothing more.
+        var kept = false
+    }
+
+    /// Counts at the moment an awaited flush was registered, to compute its result.
+    private struct Baseline: Sendable, Equatable {
+        var uploadedBatches: Int
+        var uploadedEvents: Int
+        var rejectedBatches: Int
+        var rejectedEvents: Int
+    }
+
+    let rules: PipelineRules
+    private(set) var phase: Phase = .created
+    private(set) var settings: EventIntake.Settings
+    private(set) var statistics = BinobanStatistics()
+
+    // Write stage.
+    private var intakePending = false
+    private var intakeClosed = false
+    private var writing = false
+    /// The driver holds events of the current drain not yet handed to storage.
+    private var drainRemaining = false
+    /// A full storage refused the current chunk's suffix; it is retried once an upload frees room.
+    private var holdingRefused = false
+    private var ticketsAfterDrain: [EventIntake.FlushTicket] = []
+    private var storedSinceFlush = 0
+
+    // Identity.
+    private var identityToSave: IdentityState?
+    private var savingIdentity = false
+
+    // Uploads.
+    private(set) var pass: Pass?
+    private var followUp: Pass?
+    private var listing = false
+    private(set) var work: [UploadItem] = []
+    /// No request starts before this instant: the backoff after a failure, or a server's `Retry-After`.
+    private(set) var gateUntil: Instant?
+    /// Transient failures since the last answered request that was final; grows across passes.
+    private(set) var failureStreak = 0
+    /// A transient failure happened since the last final answer (or nothing was answered yet and the last
+    /// attempt failed): a full storage then evicts instead of waiting for uploads to free room.
+    private var uploadsFailing = false
+    private var baselines: [UInt64: Baseline] = [:]
+    private var droppedAtLastResult = 0
+    private(set) var intervalDeadline: Instant?
+
+    init(rules: PipelineRules, settings: EventIntake.Settings) {
+        self.rules = rules
+        self.settings = settings
+    }
+
+    /// The next instant at which ``PipelineInput/timerFired`` must be fed, if any.
+    var nextDeadline: Instant? {
+        var deadlines: [Instant] = []
+        if let intervalDeadline { deadlines.append(intervalDeadline) }
+        if let gateUntil, waitsOnGate { deadlines.append(gateUntil) }
+        if case .stopping(let deadline, false) = phase { deadlines.append(deadline) }
+        return deadlines.min()
+    }
+
+    /// Whether the pipeline has nothing to do until an input arrives (no action outstanding but timers).
+    var isQuiet: Bool {
+        !writing && !drainRemaining && !intakePending && !listing && !savingIdentity && identityToSave == nil
+            && work.allSatisfy { $0.state == .queued || $0.state == .ready }
+    }
+
+    // MARK: Transitions
+
+    mutating func handle(_ input: Input, at now: Instant) -> [PipelineAction] {
+        var actions: [PipelineAction] = []
+        switch input {
+        case .started:
+            guard phase == .created else { break }
+            phase = .running
+            if settings.enabled {
+                request(exhaustive: false, waiters: [], &actions)
+                intervalDeadline = now.advanced(by: settings.flushInterval)
+            }
+        case .intakeHasWork:
+            intakePending = true
+        case .drained(let drain):
+            apply(drain, at: now, &actions)
+        case .written(let report, let storedBytes, let moreInDrain):
+            writing = false
+            drainRemaining = moreInDrain
+            recordWrite(report, storedBytes: storedBytes, &actions)
+        case .writeFailed(let lost, let moreInDrain, let message):
+            writing = false
+            drainRemaining = moreInDrain
+            statistics.dropped.storageFailure += lost
+            actions.append(.report(.storage, "\(lost) events could not be stored: \(message)", eventCount: lost))
+        case .listed(let ids):
+            listing = false
+            let known = Set(work.map(\.id))
+            work += ids.filter { !known.contains($0) }.map { UploadItem(id: $0) }
+            let full = ids.count >= rules.maxFilesPerFlush
+            pass?.listedFull = full
+        case .listFailed(let message):
+            listing = false
+            pass?.kept = true
+            actions.append(.report(.storage, "stored batches could not be listed: \(message)", eventCount: 0))
+        case .read(let id, let eventCount, let bytes):
+            update(id) { item in
+                item.state = .ready
+                item.eventCount = eventCount
+                item.bytes = bytes
+            }
+        case .vanished(let id):
+            // Gone since it was listed: the write that evicted it counted its events.
+            if let item = take(id), let evicted = item.evictedEvents { countEviction(evicted, batches: 1, &actions) }
+        case .readFailed(let id, let message):
+            _ = take(id)
+            stopPass()
+            actions.append(.report(.storage, "\(id) could not be read; it is kept: \(message)", eventCount: 0))
+        case .answered(let id, let status, let retryAfter, let jitter):
+            answered(id, status: status, retryAfter: retryAfter, jitter: jitter, at: now, &actions)
+        case .noAnswer(let id, let jitter):
+            statistics.requests.noAnswer += 1
+            failed(id, status: nil, retryAfter: nil, jitter: jitter, at: now, &actions)
+        case .removed(let id):
+            _ = take(id)
+            holdingRefused = false
+        case .removeFailed(let id, let message):
+            _ = take(id)
+            actions.append(
+                .report(.storage, "\(id) was answered but could not be deleted: \(message)", eventCount: 0))
+        case .identitySaved(let failure):
+            savingIdentity = false
+            if let failure {
+                actions.append(.report(.keyValueStore, "the identity could not be saved: \(failure)", eventCount: 0))
+            }
+        case .timerFired:
+            timerFired(at: now, &actions)
+        case .stop(let deadline):
+            guard phase == .running else { break }
+            phase = .stopping(deadline: deadline, deadlinePassed: false)
+            intervalDeadline = nil
+            timerFired(at: now, &actions)
+        }
+        pump(at: now, &actions)
+        return actions
+    }
+
+    // MARK: Write stage
+
+    private mutating func apply(_ drain: PipelineDrain, at now: Instant, _ actions: inout [PipelineAction]) {
+        statistics.acceptedEvents += drain.acceptedEvents
+        if drain.overflowDrops > 0 {
+            statistics.dropped.writeStageOverflow += drain.overflowDrops
+            actions.append(
+                .report(
+                    .writeStageOverflow,
+                    "\(drain.overflowDrops) events were dropped because the write stage was full",
+                    eventCount: drain.overflowDrops))
+        }
+        if drain.pausedDrops > 0 {
+            statistics.dropped.paused += drain.pausedDrops
+            actions.append(
+                .report(
+                    .pausedDrop, "\(drain.pausedDrops) events were tracked while the instance was paused",
+                    eventCount: drain.pausedDrops))
+        }
+        if let identity = drain.identity { identityToSave = identity }
+        if let new = drain.settings {
+            if drain.pausedSinceLastDrain, new.enabled, settings.enabled {
+                // Paused and resumed between two drains: the resume still uploads.
+                change(to: EventIntake.Settings(enabled: false, flushAt: new.flushAt, flushInterval: new.flushInterval), at: now, &actions)
+            }
+            change(to: new, at: now, &actions)
+        }
+        intakeClosed = intakeClosed || drain.closed
+        drainRemaining = drain.eventCount > 0
+        if drainRemaining {
+            ticketsAfterDrain += drain.tickets
+        } else {
+            honour(drain.tickets, &actions)
+        }
+    }
+
+    private mutating func recordWrite(
+        _ report: BinobanStorageWriteReport, storedBytes: Int, _ actions: inout [PipelineAction]
+    ) {
+        statistics.storedEvents += report.storedEvents
+        statistics.queuedEvents += report.storedEvents
+        statistics.queuedBytes += storedBytes
+        if report.rejectedOversizeEvents > 0 {
+            statistics.dropped.oversize += report.rejectedOversizeEvents
+            actions.append(
+                .report(
+                    .oversizeEvent,
+                    "\(report.rejectedOversizeEvents) events were dropped: each encoded to the event size limit or more",
+                    eventCount: report.rejectedOversizeEvents))
+        }
+        recordEvictions(report, &actions)
+        if report.refusedEvents > 0 {
+            if holdsWhenFull {
+                holdingRefused = true
+                drainRemaining = true
+                if pass == nil { request(exhaustive: false, waiters: [], &actions) }
+            } else {
+                refuse(report.refusedEvents, &actions)
+            }
+        }
+        if settings.enabled, report.storedEvents > 0 {
+            storedSinceFlush += report.storedEvents
+            if storedSinceFlush >= settings.flushAt {
+                storedSinceFlush = 0
+                request(exhaustive: false, waiters: [], &actions)
+            }
+        }
+        if !drainRemaining {
+            let tickets = ticketsAfterDrain
+            ticketsAfterDrain = []
+            honour(tickets, &actions)
+        }
+    }
+
+    /// Counts and drops the refused suffix of the current chunk.
+    private mutating func refuse(_ count: Int, _ actions: inout [PipelineAction]) {
+        statistics.dropped.storageFull += count
+        actions.append(.discardRefused)
+        actions.append(
+            .report(.storageFull, "\(count) events were dropped because the storage is full", eventCount: count))
+    }
+
+    /// Evicted batches that are being uploaded are counted only if they are not delivered.
+    private mutating func recordEvictions(_ report: BinobanStorageWriteReport, _ actions: inout [PipelineAction]) {
+        guard report.evictedBatches > 0 else { return }
+        var immediateEvents = report.evictedEvents
+        var immediateBatches = report.evictedBatches
+        for (id, events) in report.evictedBatchEvents {
+            guard let index = work.firstIndex(where: { $0.id == id }) else { continue }
+            if work[index].state == .queued {
+                work.remove(at: index)
+            } else {
+                work[index].evictedEvents = events
+                immediateEvents -= events
+                immediateBatches -= 1
+            }
+        }
+        countEviction(immediateEvents, batches: immediateBatches, &actions)
+    }
+
+    private mutating func countEviction(_ events: Int, batches: Int, _ actions: inout [PipelineAction]) {
+        guard events > 0 || batches > 0 else { return }
+        statistics.dropped.storageEviction += events
+        dequeue(events: events, bytes: nil)
+        actions.append(
+            .report(
+                .storageEviction,
+                "\(batches) stored batches (\(events) events) were dropped to respect the storage caps (oldest first)",
+                eventCount: events))
+    }
+
+    /// Lowers the queue depth; unknown bytes are estimated from the average stored event.
+    private mutating func dequeue(events: Int, bytes: Int?) {
+        let queued = max(1, statistics.queuedEvents)
+        let estimate = bytes ?? Int((Double(statistics.queuedBytes) / Double(queued) * Double(events)).rounded())
+        statistics.queuedEvents = max(0, statistics.queuedEvents - events)
+        statistics.queuedBytes = statistics.queuedEvents == 0 ? 0 : max(0, statistics.queuedBytes - estimate)
+    }
+
+    // MARK: Settings and flush requests
+
+    private mutating func change(to new: EventIntake.Settings, at now: Instant, _ actions: inout [PipelineAction]) {
+        let old = settings
+        settings = new
+        guard phase == .running else { return }
+        if !new.enabled {
+            guard old.enabled else { return }
+            intervalDeadline = nil
+            let paused = BinobanFlushResult(outcome: .paused)
+            for waiter in (pass?.waiters ?? []) + (followUp?.waiters ?? []) {
+                actions.append(.resume(waiter, result(for: waiter, base: paused)))
+            }
+            pass = nil
+            followUp = nil
+            work.removeAll { $0.state == .queued }
+            return
+        }
+        if !old.enabled {
+            storedSinceFlush = 0
+            request(exhaustive: false, waiters: [], &actions)
+            intervalDeadline = now.advanced(by: new.flushInterval)
+            return
+        }
+        if storedSinceFlush >= new.flushAt {
+            storedSinceFlush = 0
+            request(exhaustive: false, waiters: [], &actions)
+        }
+        if new.flushInterval != old.flushInterval { intervalDeadline = now.advanced(by: new.flushInterval) }
+    }
+
+    private mutating func honour(_ tickets: [EventIntake.FlushTicket], _ actions: inout [PipelineAction]) {
+        guard !tickets.isEmpty else { return }
+        storedSinceFlush = 0
+        let waiters = tickets.compactMap(\.waiterID)
+        request(exhaustive: !waiters.isEmpty, waiters: waiters, &actions)
+    }
+
+    /// Starts a pass, or merges into the running pass's single follow-up.
+    private mutating func request(exhaustive: Bool, waiters: [UInt64], _ actions: inout [PipelineAction]) {
+        guard settings.enabled else {
+            for waiter in waiters { actions.append(.resume(waiter, result(for: waiter, base: .init(outcome: .paused)))) }
+            return
+        }
+        guard rules.hasTransport else {
+            actions.append(
+                .report(
+                    .transportMissing,
+                    "no event transport is configured, so nothing can be uploaded; batches are kept", eventCount: 0))
+            for waiter in waiters {
+                actions.append(.resume(waiter, result(for: waiter, base: .init(outcome: .keptForRetry))))
+            }
+            return
+        }
+        for waiter in waiters { baselines[waiter] = baseline }
+        if pass == nil {
+            pass = Pass(exhaustive: exhaustive, waiters: waiters)
+        } else {
+            var merged = followUp ?? Pass(exhaustive: false, waiters: [])
+            merged.exhaustive = merged.exhaustive || exhaustive
+            merged.waiters += waiters
+            followUp = merged
+        }
+    }
+
+    private var baseline: Baseline {
+        Baseline(
+            uploadedBatches: statistics.uploadedBatches, uploadedEvents: statistics.uploadedEvents,
+            rejectedBatches: statistics.requests.rejected, rejectedEvents: statistics.dropped.rejected)
+    }
+
+    /// An awaited flush's result: what was uploaded and rejected while it waited, and every event dropped since
+    /// the previous result.
+    private mutating func result(for waiter: UInt64, base: BinobanFlushResult) -> BinobanFlushResult {
+        let start = baselines.removeValue(forKey: waiter) ?? baseline
+        var result = base
+        result.uploadedBatches = statistics.uploadedBatches - start.uploadedBatches
+        result.uploadedEvents = statistics.uploadedEvents - start.uploadedEvents
+        result.rejectedBatches = statistics.requests.rejected - start.rejectedBatches
+        result.rejectedEvents = statistics.dropped.rejected - start.rejectedEvents
+        result.droppedEvents = statistics.dropped.total - droppedAtLastResult
+        droppedAtLastResult = statistics.dropped.total
+        return result
+    }
+
+    // MARK: Uploads
+
+    private mutating func answered(
+        _ id: BinobanBatchID, status: Int, retryAfter: Duration?, jitter: Double, at now: Instant,
+        _ actions: inout [PipelineAction]
+    ) {
+        guard let index = work.firstIndex(where: { $0.id == id }) else { return }
+        let item = work[index]
+        switch Self.verdict(forStatus: status) {
+        case .accepted:
+            statistics.requests.accepted += 1
+            failureStreak = 0
+            uploadsFailing = false
+            statistics.uploadedBatches += 1
+            statistics.uploadedEvents += item.eventCount
+            dequeue(events: item.eventCount, bytes: item.bytes)
+        case .rejected:
+            statistics.requests.rejected += 1
+            failureStreak = 0
+            uploadsFailing = false
+            statistics.dropped.rejected += item.eventCount
+            dequeue(events: item.eventCount, bytes: item.bytes)
+            actions.append(
+                .report(
+                    .batchRejected,
+                    "the server rejected \(id) (\(item.eventCount) events) with status \(status); it was dropped",
+                    eventCount: item.eventCount))
+        case .transient:
+            statistics.requests.transientFailures += 1
+            failed(id, status: status, retryAfter: retryAfter, jitter: jitter, at: now, &actions)
+            return
+        }
+        if item.evictedEvents != nil {
+            // Already gone from storage: nothing to delete.
+            _ = take(id)
+            actions.append(.forget(id))
+        } else {
+            work[index].state = .removing
+            actions.append(.remove(id))
+        }
+    }
+
+    private mutating func failed(
+        _ id: BinobanBatchID, status: Int?, retryAfter: Duration?, jitter: Double, at now: Instant,
+        _ actions: inout [PipelineAction]
+    ) {
+        failureStreak = min(failureStreak + 1, 64)
+        uploadsFailing = true
+        let delay = rules.backoff.delayMillis(forRetry: failureStreak, jitter: jitter, retryAfterSeconds: nil)
+        var until = now.advanced(by: .milliseconds(delay))
+        if let retryAfter, retryAfter > .zero {
+            until = max(until, now.advanced(by: min(retryAfter, rules.retryAfterLimit)))
+        }
+        gateUntil = max(gateUntil ?? until, until)
+        guard let index = work.firstIndex(where: { $0.id == id }) else { return }
+        if let evicted = work[index].evictedEvents {
+            _ = take(id)
+            actions.append(.forget(id))
+            countEviction(evicted, batches: 1, &actions)
+            return
+        }
+        work[index].retries += 1
+        guard work[index].retries > rules.maxRetries else {
+            work[index].state = .ready
+            return
+        }
+        _ = take(id)
+        actions.append(.forget(id))
+        stopPass()
+        let statusText = status.map { "status \($0)" } ?? "no answer"
+        actions.append(
+            .report(
+                .uploadFailed,
+                "\(id) still failed (\(statusText)) after \(rules.maxRetries) retries; it is kept for a later flush",
+                eventCount: 0))
+    }
+
+    /// A kept or unreadable batch ends the pass: nothing more is sent (the rest would most likely fail too).
+    private mutating func stopPass() {
+        pass?.kept = true
+        work.removeAll { $0.state == .queued }
+    }
+
+    /// Removes an item from the work, returning it.
+    private mutating func take(_ id: BinobanBatchID) -> UploadItem? {
+        guard let index = work.firstIndex(where: { $0.id == id }) else { return nil }
+        return work.remove(at: index)
+    }
+
+    private mutating func update(_ id: BinobanBatchID, _ change: (inout UploadItem) -> Void) {
+        guard let index = work.firstIndex(where: { $0.id == id }) else { return }
+        change(&work[index])
+    }
+
+    /// 2xx accepted; 4xx other than 429 rejected; 429, 5xx, 3xx and anything else transient.
+    static func verdict(forStatus status: Int) -> Verdict {
+        switch status {
+        case 200..<300: return .accepted
+        case 429: return .transient
+        case 400..<500: return .rejected
+        default: return .transient
+        }
+    }
+
+    /// What an answer means for its batch.
+    enum Verdict: Sendable, Equatable {
+        case accepted
+        case rejected
+        case transient
+    }
+
+    // MARK: Timers and shutdown
+
+    private var stopDeadlinePassed: Bool {
+        if case .stopping(_, true) = phase { return true }
+        return false
+    }
+
+    /// Whether events a full storage refuses are held until an upload frees room (rather than dropped or, with
+    /// ``BinobanBackpressure/dropOldest``, written again evicting the oldest batches). A burst is not an outage:
+    /// while uploads work, even ``BinobanBackpressure/dropOldest`` waits for them, and evicts only while they
+    /// fail, are impossible (paused, no transport), or the shutdown deadline passed.
+    private var holdsWhenFull: Bool {
+        guard !stopDeadlinePassed else { return false }
+        switch rules.backpressure {
+        case .wait: return true
+        case .dropNewest: return false
+        case .dropOldest: return settings.enabled && rules.hasTransport && !uploadsFailing
+        }
+    }
+
+    /// Whether anything waits for the backoff gate to open.
+    private var waitsOnGate: Bool {
+        pass?.needsListing == true || work.contains { $0.state == .queued || $0.state == .ready }
+    }
+
+    private mutating func timerFired(at now: Instant, _ actions: inout [PipelineAction]) {
+        if let gate = gateUntil, now >= gate { gateUntil = nil }
+        if let deadline = intervalDeadline, now >= deadline {
+            intervalDeadline = now.advanced(by: settings.flushInterval)
+            storedSinceFlush = 0
+            request(exhaustive: false, waiters: [], &actions)
+        }
+        if case .stopping(let deadline, false) = phase, now >= deadline {
+            phase = .stopping(deadline: deadline, deadlinePassed: true)
+            actions.append(.cancelUploads)
+            let interrupted = BinobanFlushResult(outcome: .interrupted)
+            for pending in (pass?.waiters ?? []) + (followUp?.waiters ?? []) {
+                actions.append(.resume(pending, result(for: pending, base: interrupted)))
+            }
+            pass = nil
+            followUp = nil
+            work.removeAll { $0.state == .queued || $0.state == .ready }
+        }
+    }
+
+    // MARK: Issuing work
+
+    /// Issues what can start now: the next write, an identity save, a listing, reads and sends; and finishes a
+    /// pass or the shutdown when everything settled.
+    private mutating func pump(at now: Instant, _ actions: inout [PipelineAction]) {
+        guard phase != .created, phase != .stopped else { return }
+        if !writing {
+            // A held write goes again (evicting or refusing) once holding no longer applies.
+            if holdingRefused, !holdsWhenFull { holdingRefused = false }
+            if drainRemaining, !holdingRefused {
+                writing = true
+                actions.append(.write(holdsWhenFull || rules.backpressure != .dropOldest ? .refuse : .evictOldest))
+            } else if !drainRemaining, intakePending {
+                intakePending = false
+                actions.append(.takeDrain)
+            }
+        }
+        if !savingIdentity, let identity = identityToSave {
+            identityToSave = nil
+            savingIdentity = true
+            actions.append(.saveIdentity(identity))
+        }
+        pumpUploads(at: now, &actions)
+        finishIfDone(&actions)
+    }
+
+    private mutating func pumpUploads(at now: Instant, _ actions: inout [PipelineAction]) {
+        guard settings.enabled, !stopDeadlinePassed else { return }
+        let gateOpen = gateUntil.map { now >= $0 } ?? true
+        if gateOpen {
+            gateUntil = nil
+            for index in work.indices where work[index].state == .ready {
+                if work[index].retries > 0 { statistics.retriedRequests += 1 }
+                work[index].state = .sending
+                actions.append(.send(work[index].id))
+            }
+            if var current = pass, current.needsListing, !listing, !current.kept {
+                current.needsListing = false
+                pass = current
+                listing = true
+                actions.append(.list(limit: rules.maxFilesPerFlush))
+            }
+            var busy = work.count(where: { $0.state != .queued })
+            for index in work.indices where work[index].state == .queued && busy < rules.maxConcurrentUploads {
+                work[index].state = .reading
+                busy += 1
+                actions.append(.read(work[index].id))
+            }
+        }
+        guard var current = pass, !listing, !current.needsListing, work.isEmpty else { return }
+        if current.exhaustive, !current.kept, current.listedFull {
+            current.needsListing = true
+            current.listedFull = false
+            pass = current
+            pumpUploads(at: now, &actions)
+            return
+        }
+        let outcome = BinobanFlushResult(outcome: current.kept ? .keptForRetry : .completed)
+        for waiter in current.waiters { actions.append(.resume(waiter, result(for: waiter, base: outcome))) }
+        pass = followUp
+        followUp = nil
+        if pass != nil { pumpUploads(at: now, &actions) }
+    }
+
+    private mutating func finishIfDone(_ actions: inout [PipelineAction]) {
+        guard case .stopping(_, let deadlinePassed) = phase else { return }
+        let uploadsDone = (pass == nil && followUp == nil) || deadlinePassed
+        guard intakeClosed, !intakePending, !drainRemaining, !writing, !savingIdentity, identityToSave == nil,
+            uploadsDone, work.isEmpty || deadlinePassed, !listing || deadlinePassed
+        else { return }
+        phase = .stopped
+        intervalDeadline = nil
+        gateUntil = nil
+        let interrupted = BinobanFlushResult(outcome: .interrupted)
+        for pending in (pass?.waiters ?? []) + (followUp?.waiters ?? []) {
+            actions.append(.resume(pending, result(for: pending, base: interrupted)))
+        }
+        pass = nil
+        followUp = nil
+        actions.append(.finish)
+    }
+}
