@@ -47,6 +47,13 @@ public struct FileKeyValueStore: BinobanKeyValueStore {
     public func load() throws -> BinobanKeyValueSnapshot {
         let files = self.files
         removeStaleTemporaries(files)
+        var info = stat()
+        if lstat(files.path(fileName), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+            info.st_size > Self.maximumFileBytes
+        {
+            throw Failure(description: "the identity file \(fileName) is larger than \(Self.maximumFileBytes) bytes")
+        }
+        // Read at most one byte past the bound, in case the file grew since lstat.
         let read: (bytes: [UInt8], fileSize: Int)?
         do throws(BinobanFileStorageError) {
             read = try files.readRegularFile(fileName, maxBytes: Self.maximumFileBytes + 1)
@@ -54,7 +61,6 @@ public struct FileKeyValueStore: BinobanKeyValueStore {
             throw Failure(description: "could not read the identity file: \(error.message)")
         }
         guard let read else {
-            var info = stat()
             if lstat(files.path(fileName), &info) != 0, errno == ENOENT { return BinobanKeyValueSnapshot() }
             throw Failure(description: "the identity file \(fileName) is not a regular file")
         }

@@ -79,7 +79,7 @@ struct FileKeyValueStoreDurabilityTests {
         }
     }
 
-    @Test("A file of exactly 1 MiB loads; one byte more is refused without reading it")
+    @Test("A file of exactly 1 MiB loads; a larger one is refused, and its bytes are never all read")
     func sizeBound() async throws {
         try await withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent(Self.fileName)
@@ -92,6 +92,10 @@ struct FileKeyValueStoreDurabilityTests {
             try Data((head + padding + "p" + tail).utf8).write(to: file)
             let error = #expect(throws: FileKeyValueStore.Failure.self) { try FileKeyValueStore(fileURL: file).load() }
             #expect(error?.description.contains("larger than 1048576 bytes") == true)
+
+            // A 4 GiB (sparse) file is refused from its size, before anything is read or allocated.
+            #expect(truncate(file.path, 1 << 32) == 0)
+            #expect(throws: FileKeyValueStore.Failure.self) { try FileKeyValueStore(fileURL: file).load() }
         }
     }
 
