@@ -3,7 +3,7 @@ import Testing
 
 @testable import BinobanCoreTesting
 
-@Suite("Test-kit waits: timeouts and cancellation")
+@Suite("Test-kit waits: timeouts and cancellation", .timeLimit(.minutes(2)))
 struct TestKitWaitTests {
     static let request = BinobanTransportRequest(url: URL(string: "https://x.io/b")!, headers: [:], body: Data())
 
@@ -62,7 +62,6 @@ struct TestKitWaitTests {
     func cancelledWhileWaiting() async throws {
         let clock = ManualClock()
         let (evaluated, signal) = AsyncStream.makeStream(of: Void.self)
-        let started = ContinuousClock.now
         let task = Task {
             try await clock.waitUntilSleepers {
                 signal.yield()  // evaluated under the lock that then registers the waiter
@@ -72,8 +71,9 @@ struct TestKitWaitTests {
         var iterator = evaluated.makeAsyncIterator()
         _ = await iterator.next()
         task.cancel()
+        // CancellationError, not BinobanTestKitTimeout: the cancellation resumed it, not the 30 s safety net.
+        // (No real-time bound is asserted: on a loaded machine the task itself may wait long to be scheduled.)
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(ContinuousClock.now - started < .seconds(10))  // far below the 30 s default timeout
         #expect(clock.waiterCount == 0)
         // Later changes resume nothing twice.
         let sleeper = Task { try await clock.sleep(until: clock.now.advanced(by: .seconds(1))) }
