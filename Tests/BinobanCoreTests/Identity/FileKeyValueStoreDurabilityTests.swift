@@ -170,8 +170,8 @@ struct FileKeyValueStoreCrashTests {
         try await withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("ns.identity.json")
             var random = SplitMix64(seed: 0x1DE7_0210)
-            for round in 0..<10 {
-                let threshold = 1 + Int(random.next() % 60)
+            for round in 0..<8 {
+                let threshold = 1 + Int(random.next() % 30)
                 let run = try await CrashWriter.runAndKill(
                     executable, arguments: ["identity", file.path], threshold: threshold)
                 #expect(run.otherOutput.isEmpty, "round \(round)")
