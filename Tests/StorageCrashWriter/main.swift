@@ -1,11 +1,17 @@
-// A helper process for the storage crash test: appends events to a BinobanFileEventStorage until it is killed.
+// A helper process for the storage crash tests: appends events to a BinobanFileEventStorage, or saves identity
+// snapshots with a FileKeyValueStore, until it is killed.
 //
 // Usage: BinobanStorageCrashWriter <directory> <namespace> [process-crash|power-loss]
+//        BinobanStorageCrashWriter identity <file>
 //
 // Appends events `{"i":<n>,"p":"<padding>"}` (n = 0, 1, 2, …) in calls of 16 to a storage with 4 000-byte
 // batches (so batches are finished, synced when the durability is power-loss, and renamed all the time), and after each call that returned writes
 // `stored <count>` on its own line to standard output: every event below <count> has been handed to the disk.
 // The test kills it with SIGKILL at a random moment of that loop and checks what the next open recovers.
+//
+// In identity mode it saves snapshot n = 0, 1, 2, … to <file> (`identitySnapshot(n)`: keys `sequence`,
+// `anonymousId` and a `padding` of a length that varies with n, up to 100 kB) and after each save that returned
+// writes `stored <n + 1>`: the file holds snapshot n or a later one.
 
 import BinobanCore
 
@@ -36,7 +42,35 @@ func report(_ text: String) {
     }
 }
 
+/// The identity snapshot number `sequence` (the crash test rebuilds it to check a file is complete).
+func identitySnapshot(_ sequence: Int) -> BinobanKeyValueSnapshot {
+    BinobanKeyValueSnapshot(values: [
+        "sequence": "\(sequence)",
+        "anonymousId": "anonymous-\(sequence)",
+        "padding": String(repeating: "p", count: (sequence &* 7_919) % 100_000),
+    ])
+}
+
+/// Saves identity snapshots to `file` in a loop until the process is killed.
+func saveIdentityUntilKilled(_ file: URL) -> Never {
+    let store = FileKeyValueStore(fileURL: file)
+    var sequence = 0
+    while true {
+        do {
+            try store.save(identitySnapshot(sequence))
+        } catch {
+            report("error \(error)")
+            exit(1)
+        }
+        sequence += 1
+        report("stored \(sequence)")
+    }
+}
+
 let arguments = CommandLine.arguments
+if arguments.count == 3, arguments[1] == "identity" {
+    saveIdentityUntilKilled(URL(fileURLWithPath: arguments[2]))
+}
 guard arguments.count == 3 || arguments.count == 4 else {
     report("usage: BinobanStorageCrashWriter <directory> <namespace> [process-crash|power-loss]")
     exit(64)

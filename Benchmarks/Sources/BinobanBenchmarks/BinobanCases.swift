@@ -55,6 +55,16 @@ extension BinobanStorageLimits {
     static let unbounded = BinobanStorageLimits(maxFinishedBatches: 1_000_000, maxTotalBytes: .max)
 }
 
+/// Waits until `storage` has stored `count` events; a benchmark that cannot get there stops the run.
+func waitForStoredEvents(_ count: Int, in storage: ObservableEventStorage) async {
+    do {
+        // The test kit's timeout is a safety net; a loaded machine may need far longer than its default.
+        try await storage.waitForStoredEvents(count: count, timeout: .seconds(600))
+    } catch {
+        fatalError("the benchmark's events were not stored: \(error)")
+    }
+}
+
 /// Tracks `count` events into an instance over `storage` (a write stage large enough for all of them) and
 /// returns events per second from the first `track()` until the storage holds every one.
 func eventsPerSecondStored(
@@ -68,7 +78,7 @@ func eventsPerSecondStored(
         for index in 0..<count {
             binoban.track(name: "purchase", properties: Instances.properties(index))
         }
-        await observed.waitForStoredEvents(count: count)
+        await waitForStoredEvents(count, in: observed)
     }
     _ = await binoban.shutdown(deadline: .seconds(5))
     return Double(count) / seconds
@@ -112,7 +122,7 @@ struct BacklogMemoryCase: BenchmarkCase {
         let before = baselineBytes
         for index in 0..<events {
             binoban.track(name: "purchase", properties: Instances.properties(index))
-            if index % 1000 == 999 { await storage.waitForStoredEvents(count: index / 2) }
+            if index % 1000 == 999 { await waitForStoredEvents(index / 2, in: storage) }
         }
         _ = await binoban.flush()
         let after = Self.residentBytes()

@@ -16,12 +16,21 @@ public struct BinobanError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let configurationAdjusted = Kind("configurationAdjusted")
         /// A `[String: Any]` value could not be carried into JSON; the member was dropped or nulled.
         public static let propertyConversion = Kind("propertyConversion")
-        /// Events were dropped because the bounded write stage was full (oldest first).
+        /// Events were dropped because the bounded write stage was full (oldest first); ``BinobanError/eventCount``
+        /// says how many.
         public static let writeStageOverflow = Kind("writeStageOverflow")
-        /// An event was refused because its encoded JSON is 32 000 bytes or more.
+        /// Events were refused because their encoded JSON is 32 000 bytes or more; ``BinobanError/eventCount``
+        /// says how many.
         public static let oversizeEvent = Kind("oversizeEvent")
-        /// Stored batches were dropped (oldest first) to respect the storage caps.
+        /// Stored batches were dropped (oldest first) to respect the storage caps; ``BinobanError/eventCount``
+        /// says how many events they held.
         public static let storageEviction = Kind("storageEviction")
+        /// Events were refused because the storage is full and the backpressure policy is drop-newest;
+        /// ``BinobanError/eventCount`` says how many.
+        public static let storageFull = Kind("storageFull")
+        /// Events were tracked while the instance was paused (`enabled == false`) and were dropped, as the iOS
+        /// and Kotlin SDKs drop them; ``BinobanError/eventCount`` says how many.
+        public static let pausedDrop = Kind("pausedDrop")
         /// The storage failed or could not be opened; see the message for the fallback taken.
         public static let storage = Kind("storage")
         /// The identity could not be read or persisted.
@@ -32,11 +41,6 @@ public struct BinobanError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let uploadFailed = Kind("uploadFailed")
         /// No event transport is configured, so nothing can be uploaded; batches are kept.
         public static let transportMissing = Kind("transportMissing")
-        /// Events were dropped because the storage is full and the backpressure is
-        /// ``BinobanBackpressure/dropNewest`` (or ``BinobanBackpressure/wait`` when shutdown came first).
-        public static let storageFull = Kind("storageFull")
-        /// Events were tracked while the instance was paused (`enabled == false`) and dropped.
-        public static let pausedDrop = Kind("pausedDrop")
         /// ``Binoban/run()`` was called while it was already running.
         public static let alreadyRunning = Kind("alreadyRunning")
 
@@ -48,19 +52,29 @@ public struct BinobanError: Error, Sendable, Hashable, CustomStringConvertible {
     public var kind: Kind
     /// A value-free, human-readable explanation.
     public var message: String
-    /// How many earlier reports of this kind were suppressed by the rate limit since the last one delivered.
+    /// The number of events the report is about: the dropped events for the drop kinds (``Kind/writeStageOverflow``,
+    /// ``Kind/oversizeEvent``, ``Kind/storageEviction``, ``Kind/storageFull``, ``Kind/pausedDrop``), `0` when the
+    /// report is not about events.
+    ///
+    /// A report that folds in reports the rate limit suppressed carries the sum of their event counts as well, so
+    /// adding up `eventCount` over every delivered report gives every event reported, none lost to the limit.
+    public var eventCount: Int
+    /// How many reports of this kind the rate limit suppressed and folded into this one.
     public var suppressedCount: Int
 
     /// Creates a report.
-    public init(kind: Kind, message: String, suppressedCount: Int = 0) {
+    public init(kind: Kind, message: String, eventCount: Int = 0, suppressedCount: Int = 0) {
         self.kind = kind
         self.message = message
+        self.eventCount = eventCount
         self.suppressedCount = suppressedCount
     }
 
-    /// `kind: message`, with the number of suppressed reports when there were any.
+    /// `kind: message`, with the event count and the number of suppressed reports when there were any.
     public var description: String {
-        suppressedCount > 0
-            ? "\(kind): \(message) (\(suppressedCount) similar reports suppressed)" : "\(kind): \(message)"
+        var notes: [String] = []
+        if eventCount > 0 { notes.append(eventCount == 1 ? "1 event" : "\(eventCount) events") }
+        if suppressedCount > 0 { notes.append("\(suppressedCount) similar reports suppressed") }
+        return notes.isEmpty ? "\(kind): \(message)" : "\(kind): \(message) (\(notes.joined(separator: ", ")))"
     }
 }

@@ -1,4 +1,8 @@
 /// Delivers rate-limited reports to the host's error handler, and to standard output when debug logs are on.
+///
+/// It starts no task or timer: the pipeline driver calls ``deliverDue()`` once ``nextDeadline`` has passed on
+/// the reporter's `elapsed` time, and ``deliverPending()`` at shutdown, so suppressed reports reach the host as
+/// summaries (see ``ErrorReportLimiter``).
 final class ErrorReporter: Sendable {
     private let handler: (@Sendable (BinobanError) -> Void)?
     private let elapsed: @Sendable () -> Duration
@@ -14,12 +18,33 @@ final class ErrorReporter: Sendable {
         self.limiter = LockedValue(ErrorReportLimiter(window: window))
     }
 
-    /// Reports `kind` with `message`, unless a report of the same kind went out within the window.
+    /// Reports `kind` with `message` about `eventCount` events, unless a report of the same kind went out within
+    /// the window; a suppressed report's counts reach the host in a later summary.
     func report(_ kind: BinobanError.Kind, _ message: String, eventCount: Int = 0) {
         let now = elapsed()
-        guard let delivered = limiter.withLock({ $0.admit(BinobanError(kind: kind, message: message), at: now) })
-        else { return }
-        if Binoban.debugLogsEnabled { print("[Binoban] \(delivered)") }
-        handler?(delivered)
+        let error = BinobanError(kind: kind, message: message, eventCount: eventCount)
+        guard let delivered = limiter.withLock({ $0.admit(error, at: now) }) else { return }
+        deliver(delivered)
+    }
+
+    /// The `elapsed` time at which ``deliverDue()`` has a summary to deliver, or `nil` when nothing is pending.
+    var nextDeadline: Duration? {
+        limiter.withLock { $0.nextDeadline }
+    }
+
+    /// Delivers the summaries of every kind whose window has ended by now (read from `elapsed`).
+    func deliverDue() {
+        let now = elapsed()
+        for summary in limiter.withLock({ $0.handleDeadline(at: now) }) { deliver(summary) }
+    }
+
+    /// Delivers every pending summary now, windows ended or not; for shutdown.
+    func deliverPending() {
+        for summary in limiter.withLock({ $0.drainPending() }) { deliver(summary) }
+    }
+
+    private func deliver(_ error: BinobanError) {
+        if Binoban.debugLogsEnabled { print("[Binoban] \(error)") }
+        handler?(error)
     }
 }

@@ -1,13 +1,13 @@
 /// A clock that moves only when a test calls ``advance(by:)``, and that also serves as the SDK's wall clock.
 ///
 /// Sleepers are resumed in deadline order when time reaches them. Tests await
-/// ``waitForSleepers(count:)`` (or ``waitUntilSleepers(_:)``) to know the driver has registered its timer
-/// before advancing; no yielding loops, no real sleeping.
+/// ``waitForSleepers(count:timeout:)`` (or ``waitUntilSleepers(timeout:_:)``) to know the driver has registered its
+/// timer before advancing; no yielding loops, no real sleeping.
 ///
 /// ```swift
 /// let clock = ManualClock()
 /// // … create an instance with `config.clock = clock; config.wallClock = clock` …
-/// await clock.waitForSleepers(count: 1)   // the flush timer is armed
+/// try await clock.waitForSleepers(count: 1)   // the flush timer is armed
 /// clock.advance(by: .seconds(30))          // it fires
 /// ```
 public final class ManualClock: Clock, BinobanWallClock, Sendable {
@@ -40,27 +40,32 @@ public final class ManualClock: Clock, BinobanWallClock, Sendable {
         var continuation: CheckedContinuation<Void, any Error>
     }
 
-    private struct Watcher {
+    /// What a ``waitUntilSleepers(timeout:_:)`` caller waits for.
+    private struct SleeperCondition: Sendable {
         var predicate: @Sendable ([Instant]) -> Bool
-        var continuation: CheckedContinuation<Void, Never>
+        /// The count ``waitForSleepers(count:timeout:)`` waits for, for the timeout report.
+        var expectedCount: Int?
+        var awaited: String
     }
 
-    private struct State {
+    private typealias Watchers = [(WaitList<SleeperCondition, Void>.Waiter, Void)]
+
+    private struct State: WaitListHolder {
         var now = Instant(offset: .zero)
         var nextID: UInt64 = 1
         var sleepers: [Sleeper] = []
         var cancelledEarly: Set<UInt64> = []
-        var watchers: [Watcher] = []
+        /// Tasks waiting for the sleepers' deadlines to match a predicate.
+        var waitList = WaitList<SleeperCondition, Void>()
 
-        mutating func satisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
-            let deadlines = sleepers.map(\.deadline)
-            var ready: [CheckedContinuation<Void, Never>] = []
-            watchers.removeAll { watcher in
-                guard watcher.predicate(deadlines) else { return false }
-                ready.append(watcher.continuation)
-                return true
-            }
-            return ready
+        func result(for condition: SleeperCondition) -> Void? {
+            condition.predicate(sleepers.map(\.deadline)) ? () : nil
+        }
+
+        func timeoutError(for condition: SleeperCondition, after timeout: Duration) -> BinobanTestKitTimeout {
+            BinobanTestKitTimeout(
+                awaited: condition.awaited, unit: "sleepers", seen: sleepers.count,
+                expected: condition.expectedCount, timeout: timeout)
         }
     }
 
@@ -102,45 +107,45 @@ public final class ManualClock: Clock, BinobanWallClock, Sendable {
                 enum Registration {
                     case due
                     case cancelled
-                    case waiting([CheckedContinuation<Void, Never>])
+                    case waiting(Watchers)
                 }
                 let registration = state.withLock { state -> Registration in
                     if state.cancelledEarly.remove(id) != nil { return .cancelled }
                     if deadline <= state.now { return .due }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return .waiting(state.satisfiedWatchers())
+                    return .waiting(state.takeSatisfiedWaiters())
                 }
                 switch registration {
                 case .due: continuation.resume()
                 case .cancelled: continuation.resume(throwing: CancellationError())
-                case .waiting(let watchers): for watcher in watchers { watcher.resume() }
+                case .waiting(let watchers): resumeAll(watchers)
                 }
             }
         } onCancel: {
-            let (sleeper, watchers) = state.withLock { state -> (Sleeper?, [CheckedContinuation<Void, Never>]) in
+            let (sleeper, watchers) = state.withLock { state -> (Sleeper?, Watchers) in
                 guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
                     state.cancelledEarly.insert(id)
                     return (nil, [])
                 }
                 let sleeper = state.sleepers.remove(at: index)
-                return (sleeper, state.satisfiedWatchers())
+                return (sleeper, state.takeSatisfiedWaiters())
             }
             sleeper?.continuation.resume(throwing: CancellationError())
-            for watcher in watchers { watcher.resume() }
+            resumeAll(watchers)
         }
     }
 
     /// Moves time forward by `duration` and resumes, in deadline order, every sleeper now due.
     public func advance(by duration: Duration) {
-        let (due, watchers) = state.withLock { state -> ([Sleeper], [CheckedContinuation<Void, Never>]) in
+        let (due, watchers) = state.withLock { state -> ([Sleeper], Watchers) in
             state.now = state.now.advanced(by: duration)
             let now = state.now
             let due = state.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
             state.sleepers.removeAll { $0.deadline <= now }
-            return (due, state.satisfiedWatchers())
+            return (due, state.takeSatisfiedWaiters())
         }
         for sleeper in due { sleeper.continuation.resume() }
-        for watcher in watchers { watcher.resume() }
+        resumeAll(watchers)
     }
 
     /// Moves time to the earliest sleeper's deadline (if any) and resumes it.
@@ -150,19 +155,31 @@ public final class ManualClock: Clock, BinobanWallClock, Sendable {
     }
 
     /// Returns once at least `count` tasks sleep on this clock.
-    public func waitForSleepers(count: Int) async {
-        await waitUntilSleepers { $0.count >= count }
+    ///
+    /// - Throws: ``BinobanTestKitTimeout`` after `timeout` (measured on the real `ContinuousClock`, a safety net
+    ///   only), `CancellationError` when the task is cancelled.
+    public func waitForSleepers(count: Int, timeout: Duration = .seconds(30)) async throws {
+        let condition = SleeperCondition(
+            predicate: { $0.count >= count }, expectedCount: count, awaited: "ManualClock.waitForSleepers")
+        try await state.wait(for: condition, timeout: timeout)
     }
 
     /// Returns once `predicate` holds for the deadlines of the sleeping tasks (checked whenever they change).
-    public func waitUntilSleepers(_ predicate: @escaping @Sendable ([Instant]) -> Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if predicate(state.sleepers.map(\.deadline)) { return true }
-                state.watchers.append(Watcher(predicate: predicate, continuation: continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
+    ///
+    /// ```swift
+    /// try await clock.waitUntilSleepers { $0.contains(retryAt) }
+    /// ```
+    ///
+    /// - Throws: ``BinobanTestKitTimeout`` after `timeout` (measured on the real `ContinuousClock`, a safety net
+    ///   only), `CancellationError` when the task is cancelled.
+    public func waitUntilSleepers(
+        timeout: Duration = .seconds(30), _ predicate: @escaping @Sendable ([Instant]) -> Bool
+    ) async throws {
+        let condition = SleeperCondition(
+            predicate: predicate, expectedCount: nil, awaited: "ManualClock.waitUntilSleepers")
+        try await state.wait(for: condition, timeout: timeout)
     }
+
+    /// How many tasks are suspended in ``waitForSleepers(count:timeout:)`` or ``waitUntilSleepers(timeout:_:)``.
+    var waiterCount: Int { state.withLock { $0.waitList.count } }
 }

@@ -53,61 +53,69 @@ public enum BinobanScenarioRunner: Sendable {
         let counter = AcceptedEventCounter(binoban: binoban)
         if settings.attached { notifications.attach(counter) }
 
-        // The pipeline has started before the first step: its interval timer is armed and the startup upload
-        // pass has looked at the (empty) storage, so it cannot pick up the first step's events.
-        if binoban.isOperational {
-            await clock.waitForSleepers(count: 1)
-            await storage.waitForFirstListing()
-        }
         var pendingFlush: Task<BinobanFlushResult, Never>?
-        for step in scenario.steps {
-            let target = ManualClock.Instant(offset: .milliseconds(step.at))
-            if clock.now < target { clock.advance(by: clock.now.duration(to: target)) }
-            switch step.input {
-            case .track(let name, let properties, let identity):
-                if let identity {
-                    counter.submit { $0.track(name: name, properties: properties, as: identity) }
-                } else {
-                    counter.track(name: name, properties: properties)
-                }
-            case .identify(let userId, let traits):
-                counter.submit { $0.identify(userId: userId, traits: traits) }
-            case .screen(let title, let properties):
-                counter.submit { $0.screen(title: title, properties: properties) }
-            case .reset: binoban.reset()
-            case .setDeviceToken(let token): counter.setDeviceToken(token: token)
-            case .setFlushAt(let value): binoban.flushAt = value
-            case .setFlushInterval(let seconds): binoban.flushInterval = seconds
-            case .setEnabled(let value): binoban.enabled = value
-            case .flush: flushWithoutWaiting(binoban)
-            case .flushAwait: pendingFlush = Task { await binoban.flush() }
-            case .awaitFlush:
-                if let task = pendingFlush {
-                    let result = await task.value
-                    pendingFlush = nil
-                    log.append([
-                        "type": "flushResult", "outcome": .string("\(result.outcome)"),
-                        "uploadedBatches": .int(result.uploadedBatches), "uploadedEvents": .int(result.uploadedEvents),
-                        "rejectedBatches": .int(result.rejectedBatches), "rejectedEvents": .int(result.rejectedEvents),
-                    ])
-                }
-            case .awaitRequests(let count): await transport.waitForRequests(count: count)
-            case .awaitTimer(let dueAt):
-                let due = ManualClock.Instant(offset: .milliseconds(dueAt))
-                await clock.waitUntilSleepers { $0.contains(due) }
-            case .advance: break
-            case .applicationDidFinishLaunching(let version, let build):
-                counter.add(binoban.handleApplicationLifecycle(.didFinishLaunching(version: version, build: build)))
-            case .applicationWillEnterForeground:
-                counter.add(binoban.handleApplicationLifecycle(.willEnterForeground))
-            case .applicationDidEnterBackground:
-                counter.add(binoban.handleApplicationLifecycle(.didEnterBackground))
-            case .initializeNotifications, .onNewToken, .onApplicationDidReceiveRemoteNotification,
-                .onWillPresentForwarded, .onDidReceiveForwarded, .onNotificationOpened, .attachNotifications,
-                .detachNotifications, .setInteractionHandler, .resetInteractionHandler, .drainPendingInteractions:
-                await perform(step.input, on: notifications, target: counter, log: log)
+        do {
+            // The pipeline has started before the first step: its interval timer is armed and the startup upload
+            // pass has looked at the (empty) storage, so it cannot pick up the first step's events.
+            if binoban.isOperational {
+                try await clock.waitForSleepers(count: 1)
+                await storage.waitForFirstListing()
             }
-            if binoban.isOperational { await storage.waitForHandledEvents(count: counter.accepted) }
+            for step in scenario.steps {
+                let target = ManualClock.Instant(offset: .milliseconds(step.at))
+                if clock.now < target { clock.advance(by: clock.now.duration(to: target)) }
+                switch step.input {
+                case .track(let name, let properties, let identity):
+                    if let identity {
+                        counter.submit { $0.track(name: name, properties: properties, as: identity) }
+                    } else {
+                        counter.track(name: name, properties: properties)
+                    }
+                case .identify(let userId, let traits):
+                    counter.submit { $0.identify(userId: userId, traits: traits) }
+                case .screen(let title, let properties):
+                    counter.submit { $0.screen(title: title, properties: properties) }
+                case .reset: binoban.reset()
+                case .setDeviceToken(let token): counter.setDeviceToken(token: token)
+                case .setFlushAt(let value): binoban.flushAt = value
+                case .setFlushInterval(let seconds): binoban.flushInterval = seconds
+                case .setEnabled(let value): binoban.enabled = value
+                case .flush: flushWithoutWaiting(binoban)
+                case .flushAwait: pendingFlush = Task { await binoban.flush() }
+                case .awaitFlush:
+                    if let task = pendingFlush {
+                        let result = await task.value
+                        pendingFlush = nil
+                        log.append([
+                            "type": "flushResult", "outcome": .string("\(result.outcome)"),
+                            "uploadedBatches": .int(result.uploadedBatches),
+                            "uploadedEvents": .int(result.uploadedEvents),
+                            "rejectedBatches": .int(result.rejectedBatches),
+                            "rejectedEvents": .int(result.rejectedEvents),
+                        ])
+                    }
+                case .awaitRequests(let count): try await transport.waitForRequests(count: count)
+                case .awaitTimer(let dueAt):
+                    let due = ManualClock.Instant(offset: .milliseconds(dueAt))
+                    try await clock.waitUntilSleepers { $0.contains(due) }
+                case .advance: break
+                case .applicationDidFinishLaunching(let version, let build):
+                    counter.add(binoban.handleApplicationLifecycle(.didFinishLaunching(version: version, build: build)))
+                case .applicationWillEnterForeground:
+                    counter.add(binoban.handleApplicationLifecycle(.willEnterForeground))
+                case .applicationDidEnterBackground:
+                    counter.add(binoban.handleApplicationLifecycle(.didEnterBackground))
+                case .initializeNotifications, .onNewToken, .onApplicationDidReceiveRemoteNotification,
+                    .onWillPresentForwarded, .onDidReceiveForwarded, .onNotificationOpened, .attachNotifications,
+                    .detachNotifications, .setInteractionHandler, .resetInteractionHandler, .drainPendingInteractions:
+                    await perform(step.input, on: notifications, target: counter, log: log)
+                }
+                if binoban.isOperational { await storage.waitForHandledEvents(count: counter.accepted) }
+            }
+        } catch {
+            // A test-kit wait gave up (timeout or cancellation): the output records it, so the comparison fails
+            // instead of the replay hanging.
+            log.append(["type": "testKitError", "message": .string("\(error)")])
         }
         // Outputs end with the last step: what the shutdown drain would do is not part of the scenario.
         let observed = log.entries

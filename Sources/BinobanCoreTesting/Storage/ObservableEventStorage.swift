@@ -9,12 +9,28 @@ import Foundation
 /// ```swift
 /// let storage = ObservableEventStorage(InMemoryEventStorage())
 /// binoban.track(name: "a")
-/// await storage.waitForStoredEvents(count: 1)
+/// try await storage.waitForStoredEvents(count: 1)
 /// ```
 public actor ObservableEventStorage: BinobanEventStorage {
+    private struct State: WaitListHolder {
+        var stored = 0
+        /// Waiters for a number of stored events.
+        var waitList = WaitList<Int, Void>()
+
+        func result(for count: Int) -> Void? {
+            stored >= count ? () : nil
+        }
+
+        func timeoutError(for count: Int, after timeout: Duration) -> BinobanTestKitTimeout {
+            BinobanTestKitTimeout(
+                awaited: "ObservableEventStorage.waitForStoredEvents", unit: "stored events", seen: stored,
+                expected: count, timeout: timeout)
+        }
+    }
+
     private let base: any BinobanEventStorage
-    private var stored = 0
-    private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    // In a lock rather than actor state: a waiter's cancellation and timeout remove it synchronously.
+    private let state = LockedValue(State())
 
     /// Wraps `base`.
     public init(_ base: any BinobanEventStorage) {
@@ -22,21 +38,31 @@ public actor ObservableEventStorage: BinobanEventStorage {
     }
 
     /// Events stored through this wrapper so far (oversize ones excluded).
-    public var storedEventCount: Int { stored }
+    public var storedEventCount: Int { state.withLock { $0.stored } }
 
     /// Returns once at least `count` events were stored through this wrapper.
-    public func waitForStoredEvents(count: Int) async {
-        if stored >= count { return }
-        await withCheckedContinuation { waiters.append((count, $0)) }
+    ///
+    /// It resumes as soon as the events are stored; `timeout`, measured on the real `ContinuousClock`, is only a
+    /// safety net so that a broken test fails instead of hanging.
+    ///
+    /// - Throws: ``BinobanTestKitTimeout`` after `timeout`, `CancellationError` when the task is cancelled.
+    public func waitForStoredEvents(count: Int, timeout: Duration = .seconds(30)) async throws {
+        try await state.wait(for: count, timeout: timeout)
     }
 
+    /// How many tasks are suspended in ``waitForStoredEvents(count:timeout:)``.
+    nonisolated var waiterCount: Int { state.withLock { $0.waitList.count } }
+
     /// Appends through the wrapped storage and wakes waiters.
-    public func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour) async throws -> BinobanStorageWriteReport {
+    public func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour) async throws
+        -> BinobanStorageWriteReport
+    {
         let report = try await base.append(events, whenFull: whenFull)
-        stored += report.storedEvents
-        let ready = waiters.filter { $0.count <= stored }
-        waiters.removeAll { $0.count <= stored }
-        for waiter in ready { waiter.continuation.resume() }
+        resumeAll(
+            state.withLock { state in
+                state.stored += report.storedEvents
+                return state.takeSatisfiedWaiters()
+            })
         return report
     }
 

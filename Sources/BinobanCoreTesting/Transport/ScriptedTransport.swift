@@ -30,19 +30,25 @@ public struct ScriptedNetworkError: Error, Sendable, Hashable {}
 /// ```swift
 /// let transport = ScriptedTransport(script: [500, 500, 200])
 /// // … uploads …
-/// let requests = await transport.waitForRequests(count: 3)
+/// let requests = try await transport.waitForRequests(count: 3)
 /// ```
 public final class ScriptedTransport: BinobanEventTransport {
-    private struct Waiter {
-        var count: Int
-        var continuation: CheckedContinuation<[BinobanTransportRequest], Never>
-    }
-
-    private struct State {
+    private struct State: WaitListHolder {
         var script: [ScriptedAnswer]
         var defaultAnswer: ScriptedAnswer
         var requests: [BinobanTransportRequest] = []
-        var waiters: [Waiter] = []
+        /// Waiters for a number of requests.
+        var waitList = WaitList<Int, [BinobanTransportRequest]>()
+
+        func result(for count: Int) -> [BinobanTransportRequest]? {
+            requests.count >= count ? requests : nil
+        }
+
+        func timeoutError(for count: Int, after timeout: Duration) -> BinobanTestKitTimeout {
+            BinobanTestKitTimeout(
+                awaited: "ScriptedTransport.waitForRequests", unit: "requests", seen: requests.count, expected: count,
+                timeout: timeout)
+        }
     }
 
     private let state: LockedValue<State>
@@ -66,32 +72,28 @@ public final class ScriptedTransport: BinobanEventTransport {
     }
 
     /// Returns once at least `count` requests were received, with all requests so far.
-    public func waitForRequests(count: Int) async -> [BinobanTransportRequest] {
-        await withCheckedContinuation { (continuation: CheckedContinuation<[BinobanTransportRequest], Never>) in
-            let ready = state.withLock { state -> [BinobanTransportRequest]? in
-                if state.requests.count >= count { return state.requests }
-                state.waiters.append(Waiter(count: count, continuation: continuation))
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
+    ///
+    /// It resumes as soon as the `count`-th request arrives; `timeout`, measured on the real `ContinuousClock`, is
+    /// only a safety net so that a broken test fails instead of hanging.
+    ///
+    /// - Throws: ``BinobanTestKitTimeout`` after `timeout`, `CancellationError` when the task is cancelled.
+    public func waitForRequests(
+        count: Int, timeout: Duration = .seconds(30)
+    ) async throws -> [BinobanTransportRequest] {
+        try await state.wait(for: count, timeout: timeout)
     }
+
+    /// How many tasks are suspended in ``waitForRequests(count:timeout:)``.
+    var waiterCount: Int { state.withLock { $0.waitList.count } }
 
     /// Records the request and answers with the next scripted answer.
     public func send(_ request: BinobanTransportRequest) async throws -> BinobanTransportResponse {
-        let (answer, ready) = state.withLock { state -> (ScriptedAnswer, [(Waiter, [BinobanTransportRequest])]) in
+        let (answer, ready) = state.withLock { state in
             state.requests.append(request)
             let answer = state.script.isEmpty ? state.defaultAnswer : state.script.removeFirst()
-            let requests = state.requests
-            var ready: [(Waiter, [BinobanTransportRequest])] = []
-            state.waiters.removeAll { waiter in
-                guard requests.count >= waiter.count else { return false }
-                ready.append((waiter, requests))
-                return true
-            }
-            return (answer, ready)
+            return (answer, state.takeSatisfiedWaiters())
         }
-        for (waiter, requests) in ready { waiter.continuation.resume(returning: requests) }
+        resumeAll(ready)
         switch answer {
         case .status(let code, let headers):
             return BinobanTransportResponse(statusCode: code, headers: headers)

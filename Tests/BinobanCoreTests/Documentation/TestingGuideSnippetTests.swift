@@ -36,7 +36,7 @@ struct BinobanTestingGuideSnippetTests {
         binoban.track(name: "purchase", properties: ["item": "shoes"])
         async let flushed = binoban.flush()
         let retryAt = clock.now.advanced(by: .milliseconds(500))  // 0.5 × backoffBaseMillis
-        await clock.waitUntilSleepers { $0.contains(retryAt) }  // the backoff is armed
+        try await clock.waitUntilSleepers { $0.contains(retryAt) }  // the backoff is armed
         clock.advance(by: .milliseconds(500))
 
         #expect(await flushed.outcome == .completed)
@@ -57,11 +57,11 @@ struct BinobanTestingGuideSnippetTests {
 
         binoban.track(name: "a")
         binoban.track(name: "b")
-        await storage.waitForStoredEvents(count: 2)  // written by the instance's task
+        try await storage.waitForStoredEvents(count: 2)  // written by the instance's task
         #expect(transport.requests.isEmpty)  // 2 < flushAt (20): nothing sent yet
 
         clock.advance(by: .seconds(30))  // the interval timer fires
-        _ = await transport.waitForRequests(count: 1)
+        _ = try await transport.waitForRequests(count: 1)
         #expect(try transport.uploadedEvents().map(\.event) == ["a", "b"])
         await binoban.shutdown(deadline: .zero)
     }

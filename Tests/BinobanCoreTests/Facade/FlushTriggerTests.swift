@@ -11,10 +11,10 @@ struct FlushTriggerTests {
         await harness.settle()
         harness.binoban.track(name: "a")
         harness.binoban.track(name: "b")
-        await harness.storage.waitForStoredEvents(count: 2)
+        try await harness.storage.waitForStoredEvents(count: 2)
         #expect(harness.transport.requests.isEmpty)
         harness.binoban.track(name: "c")
-        let requests = await harness.transport.waitForRequests(count: 1)
+        let requests = try await harness.transport.waitForRequests(count: 1)
         #expect(try UploadedBatch.decode(requests[0].body).batch.map(\.event) == ["a", "b", "c"])
         _ = await harness.binoban.shutdown(deadline: .seconds(1))
     }
@@ -25,10 +25,10 @@ struct FlushTriggerTests {
         await harness.settle()
         harness.binoban.track(name: "a")
         harness.binoban.track(name: "b")
-        await harness.storage.waitForStoredEvents(count: 2)
+        try await harness.storage.waitForStoredEvents(count: 2)
         harness.binoban.flushAt = 2
         #expect(harness.binoban.flushAt == 2)
-        let requests = await harness.transport.waitForRequests(count: 1)
+        let requests = try await harness.transport.waitForRequests(count: 1)
         #expect(try UploadedBatch.decode(requests[0].body).batch.count == 2)
         harness.binoban.flushAt = 0
         #expect(harness.binoban.flushAt == 2)
@@ -41,15 +41,15 @@ struct FlushTriggerTests {
         let harness = PipelineHarness { $0.flushInterval = 30 }
         await harness.settle()
         let start = harness.clock.now
-        await harness.clock.waitUntilSleepers { $0 == [start.advanced(by: .seconds(30))] }
+        try await harness.clock.waitUntilSleepers { $0 == [start.advanced(by: .seconds(30))] }
         harness.binoban.track(name: "a")
-        await harness.storage.waitForStoredEvents(count: 1)
+        try await harness.storage.waitForStoredEvents(count: 1)
         harness.clock.advance(by: .seconds(29))
         #expect(harness.transport.requests.isEmpty)
         harness.clock.advance(by: .seconds(1))
-        let requests = await harness.transport.waitForRequests(count: 1)
+        let requests = try await harness.transport.waitForRequests(count: 1)
         #expect(try UploadedBatch.decode(requests[0].body).batch.map(\.event) == ["a"])
-        await harness.clock.waitUntilSleepers { $0 == [start.advanced(by: .seconds(60))] }
+        try await harness.clock.waitUntilSleepers { $0 == [start.advanced(by: .seconds(60))] }
         _ = await harness.binoban.shutdown(deadline: .seconds(1))
     }
 
@@ -58,15 +58,15 @@ struct FlushTriggerTests {
         let harness = PipelineHarness { $0.flushInterval = 30 }
         await harness.settle()
         let start = harness.clock.now
-        await harness.clock.waitUntilSleepers { $0 == [start.advanced(by: .seconds(30))] }
+        try await harness.clock.waitUntilSleepers { $0 == [start.advanced(by: .seconds(30))] }
         harness.clock.advance(by: .seconds(2))
         harness.binoban.flushInterval = 5
         #expect(harness.binoban.flushInterval == 5)
-        await harness.clock.waitUntilSleepers { $0 == [start.advanced(by: .seconds(7))] }
+        try await harness.clock.waitUntilSleepers { $0 == [start.advanced(by: .seconds(7))] }
         harness.binoban.track(name: "a")
-        await harness.storage.waitForStoredEvents(count: 1)
+        try await harness.storage.waitForStoredEvents(count: 1)
         harness.clock.advance(by: .seconds(5))
-        let requests = await harness.transport.waitForRequests(count: 1)
+        let requests = try await harness.transport.waitForRequests(count: 1)
         #expect(try UploadedBatch.decode(requests[0].body).batch.count == 1)
         harness.binoban.flushInterval = -1
         #expect(harness.binoban.flushInterval == 5)
@@ -78,17 +78,17 @@ struct FlushTriggerTests {
         let harness = PipelineHarness { $0.flushInterval = 30 }
         await harness.settle()
         harness.binoban.track(name: "kept")
-        await harness.storage.waitForStoredEvents(count: 1)
+        try await harness.storage.waitForStoredEvents(count: 1)
         harness.binoban.enabled = false
-        await harness.clock.waitForSleepers(count: 0)
-        await harness.clock.waitUntilSleepers { $0.isEmpty }
+        try await harness.clock.waitForSleepers(count: 0)
+        try await harness.clock.waitUntilSleepers { $0.isEmpty }
         harness.binoban.track(name: "dropped")
         #expect(await harness.binoban.flush().outcome == .paused)
         harness.clock.advance(by: .seconds(120))
         #expect(harness.transport.requests.isEmpty)
         #expect(await harness.memory.storedEventCount == 1)
         harness.binoban.enabled = true
-        let requests = await harness.transport.waitForRequests(count: 1)
+        let requests = try await harness.transport.waitForRequests(count: 1)
         #expect(try UploadedBatch.decode(requests[0].body).batch.map(\.event) == ["kept"])
         _ = await harness.binoban.shutdown(deadline: .seconds(1))
     }

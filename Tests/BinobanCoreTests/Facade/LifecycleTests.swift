@@ -9,11 +9,11 @@ struct LifecycleTests {
     func runDrainsOnCancel() async throws {
         let harness = PipelineHarness { $0.startsAutomatically = false }
         harness.binoban.track(name: "before-run")
-        await withTaskGroup(of: Void.self) { group in
+        try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try? await harness.binoban.run() }
-            await harness.clock.waitForSleepers(count: 1)
+            try await harness.clock.waitForSleepers(count: 1)
             harness.binoban.track(name: "during-run")
-            await harness.storage.waitForStoredEvents(count: 2)
+            try await harness.storage.waitForStoredEvents(count: 2)
             group.cancelAll()
         }
         #expect(try harness.uploadedEvents().map(\.event) == ["before-run", "during-run"])
@@ -38,17 +38,17 @@ struct LifecycleTests {
             let binoban = Binoban.create(configuration: configuration)
             for index in 0..<3 { binoban.track(name: "e\(index)") }
         }
-        await storage.waitForStoredEvents(count: 3)
-        await clock.waitUntilSleepers { $0.isEmpty }
+        try await storage.waitForStoredEvents(count: 3)
+        try await clock.waitUntilSleepers { $0.isEmpty }
     }
 
     @Test("A second concurrent run() throws alreadyRunning")
     func runTwice() async throws {
         // Manual start: the timer sleeper appears only once the first run() has claimed the instance.
         let harness = PipelineHarness { $0.startsAutomatically = false }
-        await withTaskGroup(of: Void.self) { group in
+        try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try? await harness.binoban.run() }
-            await harness.clock.waitForSleepers(count: 1)
+            try await harness.clock.waitForSleepers(count: 1)
             await #expect(throws: BinobanError.self) { try await harness.binoban.run() }
             group.cancelAll()
         }
@@ -59,10 +59,10 @@ struct LifecycleTests {
         let harness = PipelineHarness(defaultAnswer: 503, random: FixedRandomSource(unitValues: [0.5]))
         await harness.settle()
         harness.binoban.track(name: "a")
-        await harness.storage.waitForStoredEvents(count: 1)
+        try await harness.storage.waitForStoredEvents(count: 1)
         let start = harness.clock.now
         async let result = harness.binoban.shutdown(deadline: .seconds(2))
-        await harness.clock.waitUntilSleepers {
+        try await harness.clock.waitUntilSleepers {
             $0.contains(start.advanced(by: .milliseconds(500))) && $0.contains(start.advanced(by: .seconds(2)))
         }
         harness.clock.advance(by: .seconds(2))
@@ -79,11 +79,11 @@ struct LifecycleTests {
         harness.binoban.track(name: "a")
         async let first = harness.binoban.flush()
         let start = harness.clock.now
-        await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .milliseconds(500))) }
+        try await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .milliseconds(500))) }
         harness.binoban.track(name: "b")
         requestFlush(harness.binoban)
         requestFlush(harness.binoban)
-        await harness.storage.waitForStoredEvents(count: 2)
+        try await harness.storage.waitForStoredEvents(count: 2)
         #expect(harness.transport.requests.count == 1)
         harness.clock.advance(by: .milliseconds(500))
         #expect(await first.outcome == .completed)
@@ -99,7 +99,7 @@ struct LifecycleTests {
         await harness.settle()
         harness.binoban.track(name: "a")
         let task = Task { await harness.binoban.flush() }
-        await harness.clock.waitForSleepers(count: 2)
+        try await harness.clock.waitForSleepers(count: 2)
         task.cancel()
         #expect(await task.value.outcome == .interrupted)
         _ = await harness.binoban.shutdown(deadline: .zero)

@@ -13,9 +13,9 @@ struct UploadBehaviourTests {
         harness.binoban.track(name: "a")
         async let flushed = harness.binoban.flush()
         let start = harness.clock.now
-        await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .milliseconds(500))) }
+        try await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .milliseconds(500))) }
         harness.clock.advance(by: .milliseconds(500))
-        await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .milliseconds(1500))) }
+        try await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .milliseconds(1500))) }
         harness.clock.advance(by: .milliseconds(1000))
         let result = await flushed
         #expect(result.outcome == .completed)
@@ -39,7 +39,7 @@ struct UploadBehaviourTests {
         }
         await harness.settle()
         harness.binoban.track(name: "a")
-        await harness.storage.waitForStoredEvents(count: 1)
+        try await harness.storage.waitForStoredEvents(count: 1)
         await harness.memory.closeOpenBatchForTest()
         harness.binoban.track(name: "b")
         async let flushed = harness.binoban.flush()
@@ -47,7 +47,7 @@ struct UploadBehaviourTests {
         for ceiling in [1000, 2000, 4000] {
             let delay = Duration.milliseconds(Int(Double(ceiling) * 0.99))
             let due = harness.clock.now.advanced(by: delay)
-            await harness.clock.waitUntilSleepers { $0.contains(due) }
+            try await harness.clock.waitUntilSleepers { $0.contains(due) }
             harness.clock.advance(by: delay)
             elapsed += delay
         }
@@ -71,10 +71,10 @@ struct UploadBehaviourTests {
         harness.binoban.track(name: "a")
         async let flushed = harness.binoban.flush()
         let start = harness.clock.now
-        await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .seconds(5))) }
+        try await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .seconds(5))) }
         #expect(!harness.clock.sleeperDeadlines.contains(start.advanced(by: .milliseconds(500))))
         harness.clock.advance(by: .seconds(5))
-        await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .seconds(25))) }
+        try await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .seconds(25))) }
         harness.clock.advance(by: .seconds(20))
         #expect(await flushed.outcome == .completed)
         #expect(harness.transport.requests.count == 3)
@@ -86,7 +86,7 @@ struct UploadBehaviourTests {
         let harness = PipelineHarness(script: [400, 200])
         await harness.settle()
         harness.binoban.track(name: "poison")
-        await harness.storage.waitForStoredEvents(count: 1)
+        try await harness.storage.waitForStoredEvents(count: 1)
         await harness.memory.closeOpenBatchForTest()
         harness.binoban.track(name: "fine")
         let result = await harness.binoban.flush()
@@ -120,9 +120,9 @@ struct UploadBehaviourTests {
             try await memory.closeOpenBatch()
         }
         let harness = PipelineHarness(memory: memory) { $0.maxFilesPerFlush = 2 }
-        _ = await harness.transport.waitForRequests(count: 2)
+        _ = try await harness.transport.waitForRequests(count: 2)
         requestFlush(harness.binoban)
-        _ = await harness.transport.waitForRequests(count: 4)
+        _ = try await harness.transport.waitForRequests(count: 4)
         let result = await harness.binoban.flush()
         #expect(result.outcome == .completed)
         #expect(harness.transport.requests.count == 5)

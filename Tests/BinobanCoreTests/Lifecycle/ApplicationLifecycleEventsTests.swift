@@ -79,11 +79,11 @@ struct ApplicationLifecycleEventsTests {
         await harness.settle()
         harness.binoban.applicationDidFinishLaunching(version: "2.0", build: "200")
         harness.binoban.track(name: "work")
-        await harness.storage.waitForStoredEvents(count: 3)
+        try await harness.storage.waitForStoredEvents(count: 3)
         #expect(harness.transport.requests.isEmpty, "flushAt 20 and a one-hour interval: nothing uploads by itself")
 
         harness.binoban.applicationDidEnterBackground()
-        _ = await harness.transport.waitForRequests(count: 1)
+        _ = try await harness.transport.waitForRequests(count: 1)
         #expect(
             try Self.events(ofRequest: 0, in: harness.transport).map(\.event) == [
                 "Application Installed", "Application Opened", "work", "Application Backgrounded",
@@ -154,7 +154,7 @@ struct ApplicationLifecycleEventsTests {
         harness.binoban.applicationDidFinishLaunching(version: "1.0", build: "10")
         harness.binoban.track(name: "work")
         harness.binoban.applicationDidEnterBackground()
-        _ = await harness.transport.waitForRequests(count: 1)
+        _ = try await harness.transport.waitForRequests(count: 1)
         harness.binoban.applicationWillEnterForeground()
         await harness.binoban.flush()
         #expect(try harness.uploadedEvents().map(\.event) == ["work"])
@@ -173,7 +173,7 @@ struct ApplicationLifecycleEventsTests {
         await harness.settle()
         let binoban = harness.binoban
         binoban.track(name: "before-pause")
-        await harness.storage.waitForStoredEvents(count: 1)
+        try await harness.storage.waitForStoredEvents(count: 1)
         binoban.enabled = false
         binoban.applicationDidFinishLaunching(version: "1.0", build: "10")
         binoban.applicationDidEnterBackground()

@@ -34,6 +34,8 @@ enum CrashWriter {
         var terminationReason: Process.TerminationReason
         /// Everything else it printed (errors).
         var otherOutput: String
+        /// The id the process had (it is gone once the run returns).
+        var processIdentifier: Int32
     }
 
     /// Starts the writer on `directory`, reads its reports and kills it with SIGKILL as soon as it has reported at
@@ -41,11 +43,20 @@ enum CrashWriter {
     static func runAndKill(
         _ executable: URL, directory: URL, namespace: String, threshold: Int, durability: BinobanFileDurability
     ) async throws -> Run {
+        try await runAndKill(
+            executable,
+            arguments: [
+                directory.path, namespace, durability == .survivesPowerLoss ? "power-loss" : "process-crash",
+            ],
+            threshold: threshold)
+    }
+
+    /// Starts the writer with `arguments`, reads its `stored <count>` reports and kills it with SIGKILL as soon as
+    /// it has reported a count of at least `threshold`. Blocking reads run on a Dispatch thread.
+    static func runAndKill(_ executable: URL, arguments: [String], threshold: Int) async throws -> Run {
         let process = Process()
         process.executableURL = executable
-        process.arguments = [
-            directory.path, namespace, durability == .survivesPowerLoss ? "power-loss" : "process-crash",
-        ]
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -76,7 +87,8 @@ enum CrashWriter {
                 process.waitUntilExit()
                 continuation.resume(
                     returning: Run(
-                        reportedEvents: reported, terminationReason: process.terminationReason, otherOutput: other))
+                        reportedEvents: reported, terminationReason: process.terminationReason, otherOutput: other,
+                        processIdentifier: process.processIdentifier))
             }
         }
     }

@@ -7,7 +7,7 @@ struct ManualClockTests {
     @Test("advance(by:) resumes exactly the due sleepers; wall time moves along")
     func advance() async throws {
         let clock = ManualClock(epochMilliseconds: 0)
-        await withThrowingTaskGroup(of: Int.self) { group in
+        try await withThrowingTaskGroup(of: Int.self) { group in
             group.addTask {
                 try await clock.sleep(until: clock.now.advanced(by: .seconds(1)))
                 return 1
@@ -16,7 +16,7 @@ struct ManualClockTests {
                 try await clock.sleep(until: clock.now.advanced(by: .seconds(5)))
                 return 5
             }
-            await clock.waitForSleepers(count: 2)
+            try await clock.waitForSleepers(count: 2)
             clock.advance(by: .seconds(2))
             #expect(try! await group.next() == 1)
             #expect(clock.sleeperDeadlines.count == 1)
@@ -30,7 +30,7 @@ struct ManualClockTests {
     func cancellation() async throws {
         let clock = ManualClock()
         let task = Task { try await clock.sleep(until: clock.now.advanced(by: .seconds(1))) }
-        await clock.waitForSleepers(count: 1)
+        try await clock.waitForSleepers(count: 1)
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(clock.sleeperDeadlines.isEmpty)
@@ -44,6 +44,6 @@ struct ManualClockTests {
         #expect(try await transport.send(request).value(forHeader: "retry-after") == "3")
         await #expect(throws: ScriptedNetworkError.self) { try await transport.send(request) }
         #expect(try await transport.send(request).statusCode == 200)
-        #expect(await transport.waitForRequests(count: 4).count == 4)
+        #expect(try await transport.waitForRequests(count: 4).count == 4)
     }
 }

@@ -14,8 +14,8 @@ struct RecordingTransport: BinobanEventTransport {
         self.log = log
     }
 
-    func waitForRequests(count: Int) async {
-        _ = await scripted.waitForRequests(count: count)
+    func waitForRequests(count: Int) async throws {
+        _ = try await scripted.waitForRequests(count: count)
     }
 
     func send(_ request: BinobanTransportRequest) async throws -> BinobanTransportResponse {
