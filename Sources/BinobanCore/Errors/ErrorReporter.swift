@@ -32,6 +32,12 @@ final class ErrorReporter: Sendable {
         limiter.withLock { $0.nextDeadline }
     }
 
+    /// How long from now until ``nextDeadline``, or `nil` when nothing is pending.
+    var timeUntilNextDeadline: Duration? {
+        guard let deadline = nextDeadline else { return nil }
+        return max(.zero, deadline - elapsed())
+    }
+
     /// Delivers the summaries of every kind whose window has ended by now (read from `elapsed`).
     func deliverDue() {
         let now = elapsed()

@@ -3,6 +3,8 @@ final class FlushWaiters: Sendable {
     private struct State {
         var nextID: UInt64 = 1
         var waiting: [UInt64: CheckedContinuation<BinobanFlushResult, Never>] = [:]
+        /// Waiters that are callbacks, called synchronously where the pipeline resolves them (test kits).
+        var observers: [UInt64: @Sendable (BinobanFlushResult) -> Void] = [:]
         var cancelledEarly: Set<UInt64> = []
     }
 
@@ -42,16 +44,28 @@ final class FlushWaiters: Sendable {
         }
     }
 
+    /// Registers a callback waiter: `observer` is called once, synchronously, when `id` is resolved.
+    func observe(id: UInt64, _ observer: @escaping @Sendable (BinobanFlushResult) -> Void) {
+        state.withLock { $0.observers[id] = observer }
+    }
+
     func resume(_ id: UInt64, with result: BinobanFlushResult) {
-        let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
+        let (continuation, observer) = state.withLock {
+            ($0.waiting.removeValue(forKey: id), $0.observers.removeValue(forKey: id))
+        }
         continuation?.resume(returning: result)
+        observer?(result)
     }
 
     func resumeAll(with result: BinobanFlushResult) {
-        let all = state.withLock { state -> [CheckedContinuation<BinobanFlushResult, Never>] in
-            defer { state.waiting.removeAll() }
-            return Array(state.waiting.values)
+        let (all, observers) = state.withLock { state in
+            defer {
+                state.waiting.removeAll()
+                state.observers.removeAll()
+            }
+            return (Array(state.waiting.values), Array(state.observers.values))
         }
         for continuation in all { continuation.resume(returning: result) }
+        for observer in observers { observer(result) }
     }
 }

@@ -42,6 +42,8 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     private var held: [BinobanBatchID: BinobanStoredBatch] = [:]
     private var uploads: [BinobanBatchID: Task<Void, Never>] = [:]
     private var timer: (deadline: C.Instant, task: Task<Void, Never>)?
+    /// Wakes the driver when the error reporter's window closes on suppressed reports, to deliver their summary.
+    private var summaryTimer: (deadline: C.Instant, task: Task<Void, Never>)?
     private var inFlight = 0
     private var started = false
     private var finished = false
@@ -77,11 +79,13 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         let waiters = parts.waiters
         let id = waiters.makeID()
         let intake = parts.intake
+        let stopAt = clock.now.advanced(by: deadline)
+        // The ticket goes in before the intake closes, so the final flush covers every accepted event.
         let result = await waiters.wait(id: id) {
             if !intake.requestFlush(waiterID: id) { waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted)) }
+            intake.close()
+            Task { await self.feed(.stop(deadline: stopAt)) }
         }
-        intake.close()
-        feed(.stop(deadline: clock.now.advanced(by: deadline)))
         if !finished { await withCheckedContinuation { finishWaiters.append($0) } }
         return result
     }
@@ -95,7 +99,8 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     private var isQuiet: Bool {
         finished
             || (started && inFlight == 0 && machine.isQuiet && !parts.intake.hasWork
-                && (timer.map { clock.now < $0.deadline } ?? true))
+                && (timer.map { clock.now < $0.deadline } ?? true)
+                && (summaryTimer.map { clock.now < $0.deadline } ?? true))
     }
 
     // MARK: The loop
@@ -112,10 +117,14 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         }
         parts.statistics.withLock { $0 = machine.statistics }
         armTimer()
-        if isQuiet {
-            for waiter in quietWaiters { waiter.resume() }
-            quietWaiters = []
-        }
+        armSummaryTimer()
+        resumeQuietWaiters()
+    }
+
+    private func resumeQuietWaiters() {
+        guard isQuiet else { return }
+        for waiter in quietWaiters { waiter.resume() }
+        quietWaiters = []
     }
 
     /// Feeds the result of an action performed in a task.
@@ -253,7 +262,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             let answer: PipelineInput<C.Instant>
             do {
                 let response = try await transport.send(request)
-                let retryAfter = response.value(forHeader: "Retry-After").flatMap(RetryAfter.parse)?
+                let retryAfter = response.value(forHeader: "Retry-After").flatMap { RetryAfter.parse($0) }?
                     .delay(nowMillisSince1970: configuration.wallClock.currentMillisecondsSince1970())
                 answer = .answered(
                     id, status: response.statusCode, retryAfter: retryAfter,
@@ -288,6 +297,26 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         )
     }
 
+    private func armSummaryTimer() {
+        guard summaryTimer == nil, !finished, let wait = parts.reporter.timeUntilNextDeadline else { return }
+        let clock = self.clock
+        let deadline = clock.now.advanced(by: wait)
+        summaryTimer = (
+            deadline,
+            Task {
+                guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
+                self.summaryDue()
+            }
+        )
+    }
+
+    private func summaryDue() {
+        summaryTimer = nil
+        parts.reporter.deliverDue()
+        armSummaryTimer()
+        resumeQuietWaiters()
+    }
+
     private func timerFired(_ deadline: C.Instant) {
         guard timer?.deadline == deadline else { return }
         timer = nil
@@ -298,7 +327,10 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         finished = true
         timer?.task.cancel()
         timer = nil
+        summaryTimer?.task.cancel()
+        summaryTimer = nil
         for task in uploads.values { task.cancel() }
+        parts.reporter.deliverPending()
         parts.onStop()
         for waiter in finishWaiters + quietWaiters { waiter.resume() }
         finishWaiters = []

@@ -176,6 +176,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             answered(id, status: status, retryAfter: retryAfter, jitter: jitter, at: now, &actions)
         case .noAnswer(let id, let jitter):
             statistics.requests.noAnswer += 1
+            actions.append(.report(.uploadFailed, "\(id) got no answer; it will be retried", eventCount: 0))
             failed(id, status: nil, retryAfter: nil, jitter: jitter, at: now, &actions)
         case .removed(let id):
             _ = take(id)
@@ -365,10 +366,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             return
         }
         guard rules.hasTransport else {
-            actions.append(
-                .report(
-                    .transportMissing,
-                    "no event transport is configured, so nothing can be uploaded; batches are kept", eventCount: 0))
+            actions.append(.report(.transportMissing, MissingEventTransport().description, eventCount: 0))
             for waiter in waiters {
                 actions.append(.resume(waiter, result(for: waiter, base: .init(outcome: .keptForRetry))))
             }

@@ -36,6 +36,19 @@ public struct BinobanScenario: Sendable, Hashable {
         public var maxFilesPerFlush = 20
         /// The storage's largest event in bytes. Default 32 000.
         public var maxEventBytes = 32_000
+        /// The storage's batch cap (`BinobanStorageLimits.maxFinishedBatches`). Default 20, the mobile SDK's.
+        public var maxFinishedBatches = 20
+        /// The storage's byte cap (`BinobanStorageLimits.maxTotalBytes`). Default 5 000 000, the mobile SDK's.
+        public var maxTotalBytes = 5_000_000
+        /// `Configuration.retryAfterLimit` in milliseconds. Default 600 000.
+        public var retryAfterLimitMillis: Int64 = 600_000
+        /// `Configuration.maxConcurrentUploads`. Default 1 (the mobile SDK's: one request at a time, so the order
+        /// of requests is part of the expectation).
+        public var maxConcurrentUploads = 1
+        /// `Configuration.backpressure`: `"dropOldest"` (default), `"dropNewest"` or `"wait"`.
+        public var backpressure: BinobanBackpressure = .dropOldest
+        /// `Configuration.writeStageCapacity`. Default 1000 (the mobile SDK's).
+        public var writeStageCapacity = 1000
         /// Wall clock at virtual time 0, in milliseconds since 1970. Default 2026-08-02T12:00:00.000Z.
         public var wallClockStartMs: Int64 = 1_785_672_000_000
         /// Random draws in `0..<1` replayed in a loop (for exact jitter); `nil` uses sequential identifiers.
@@ -142,14 +155,11 @@ public struct BinobanScenario: Sendable, Hashable {
         case setEnabled(Bool)
         /// The non-waiting `flush()`.
         case flush
-        /// Starts an awaited `flush()`; its result is recorded at the next `awaitFlush`.
+        /// Starts an awaited flush; its `flushResult` output is recorded at the virtual instant it resolves.
         case flushAwait
-        /// Waits for the pending awaited flush and records a `flushResult` output.
+        /// Lets virtual time run, from one pipeline deadline to the next, until every started awaited flush has
+        /// resolved. Later steps then happen at their own `at` (which must not be earlier than now).
         case awaitFlush
-        /// Waits until the transport has received `count` requests in total.
-        case awaitRequests(Int)
-        /// Waits until a timer (or backoff) sleeps until virtual millisecond `dueAt`.
-        case awaitTimer(Int64)
         /// Only the passage of time up to the step's `at`.
         case advance
         /// `BinobanNotifications.initializeNotifications(configuration:)`, awaiting the permission answer.

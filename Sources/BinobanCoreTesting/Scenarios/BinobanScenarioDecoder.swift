@@ -80,6 +80,8 @@ public enum BinobanScenarioDecoder: Sendable {
         try reader.allow([
             "apiKey", "sourceIdentifier", "apiHost", "flushAt", "flushInterval", "uploadMaxRetries",
             "backoffBaseMillis", "backoffMaxMillis", "maxFilesPerFlush", "maxEventBytes", "wallClockStartMs",
+            "maxFinishedBatches", "maxTotalBytes", "retryAfterLimitMillis", "maxConcurrentUploads", "backpressure",
+            "writeStageCapacity",
             "random", "transport", "notifications", "trackApplicationLifecycleEvents", "storedApplication",
         ])
         if let value = try reader.string("apiKey") { config.apiKey = value }
@@ -92,6 +94,20 @@ public enum BinobanScenarioDecoder: Sendable {
         if let value = try reader.integer("backoffMaxMillis") { config.backoffMaxMillis = value }
         if let value = try reader.integer("maxFilesPerFlush") { config.maxFilesPerFlush = value }
         if let value = try reader.integer("maxEventBytes") { config.maxEventBytes = value }
+        if let value = try reader.integer("maxFinishedBatches") { config.maxFinishedBatches = value }
+        if let value = try reader.integer("maxTotalBytes") { config.maxTotalBytes = value }
+        if let value = try reader.integer("retryAfterLimitMillis") { config.retryAfterLimitMillis = Int64(value) }
+        if let value = try reader.integer("maxConcurrentUploads") { config.maxConcurrentUploads = value }
+        if let value = try reader.integer("writeStageCapacity") { config.writeStageCapacity = value }
+        if let value = try reader.string("backpressure") {
+            switch value {
+            case "dropOldest": config.backpressure = .dropOldest
+            case "dropNewest": config.backpressure = .dropNewest
+            case "wait": config.backpressure = .wait
+            default:
+                throw Failure(path: "config.backpressure", message: "expected \"dropOldest\", \"dropNewest\" or \"wait\"")
+            }
+        }
         if let value = try reader.integer("wallClockStartMs") { config.wallClockStartMs = Int64(value) }
         if let random = try reader.child("random") {
             try random.allow(["unitValues"])
@@ -256,12 +272,6 @@ public enum BinobanScenarioDecoder: Sendable {
         case "awaitFlush":
             try only([])
             result = .awaitFlush
-        case "awaitRequests":
-            try only(["count"])
-            result = .awaitRequests(try required(input.integer("count"), "count"))
-        case "awaitTimer":
-            try only(["dueAt"])
-            result = .awaitTimer(Int64(try required(input.integer("dueAt"), "dueAt")))
         case "advance":
             try only([])
             result = .advance

@@ -13,14 +13,16 @@ import Foundation
 /// ```
 public enum BinobanScenarioRunner: Sendable {
     /// Runs `scenario` and returns the comparison.
+    ///
+    /// The replay is deterministic: after every input the runner waits until the pipeline is quiet (nothing in
+    /// flight, nothing queued), and it moves the manual clock from one timer deadline to the next up to each
+    /// step's time, so every timer, backoff and `Retry-After` fires at its virtual instant.
     public static func run(_ scenario: BinobanScenario) async -> BinobanScenarioResult {
         let config = scenario.config
         let clock = ManualClock(epochMilliseconds: config.wallClockStartMs)
         let log = OutputLog(clock: clock)
         let transport = RecordingTransport(
             script: config.transportScript.map(scripted), defaultAnswer: scripted(config.transportDefault), log: log)
-        let storage = HandledCountingStorage(
-            InMemoryEventStorage(limits: BinobanStorageLimits(maxEventBytes: config.maxEventBytes)))
         var configuration = Configuration(apiKey: config.apiKey, sourceIdentifier: config.sourceIdentifier)
         configuration.apiHost = config.apiHost
         configuration.flushAt = config.flushAt
@@ -28,8 +30,16 @@ public enum BinobanScenarioRunner: Sendable {
         configuration.uploadMaxRetries = config.uploadMaxRetries
         configuration.backoffBaseMillis = config.backoffBaseMillis
         configuration.backoffMaxMillis = config.backoffMaxMillis
+        configuration.retryAfterLimit = .milliseconds(config.retryAfterLimitMillis)
         configuration.maxFilesPerFlush = config.maxFilesPerFlush
-        configuration.storage = storage
+        configuration.maxConcurrentUploads = config.maxConcurrentUploads
+        configuration.backpressure = config.backpressure
+        configuration.writeStageCapacity = config.writeStageCapacity
+        let limits = BinobanStorageLimits(
+            maxEventBytes: config.maxEventBytes, maxFinishedBatches: config.maxFinishedBatches,
+            maxTotalBytes: config.maxTotalBytes)
+        configuration.storageLimits = limits
+        configuration.storage = InMemoryEventStorage(limits: limits)
         configuration.keyValueStore = InMemoryKeyValueStore(
             config.storedApplication.map { .recordedApplication(version: $0.version, build: $0.build) }
                 ?? BinobanKeyValueSnapshot())
@@ -40,7 +50,11 @@ public enum BinobanScenarioRunner: Sendable {
         configuration.randomSource =
             config.randomUnitValues.map { FixedRandomSource(unitValues: $0) } ?? SequentialRandomSource()
         configuration.contextProvider = FixedContextProvider()
-        configuration.errorHandler = { error in log.append(["type": "error", "kind": .string(error.kind.description)]) }
+        configuration.errorHandler = { error in
+            var entry: [String: JSONValue] = ["type": "error", "kind": .string(error.kind.description)]
+            if error.eventCount > 0 { entry["eventCount"] = .int(error.eventCount) }
+            log.append(entry)
+        }
         let binoban = Binoban.create(configuration: configuration)
         let settings = config.notifications
         let notifications = BinobanNotifications(
@@ -50,85 +64,92 @@ public enum BinobanScenarioRunner: Sendable {
                 replayCapacity: settings.replayCapacity, deliveredMemory: settings.deliveredMemory,
                 pendingEventCapacity: settings.pendingEventCapacity),
             diagnostics: { log.append(["type": "diagnostic", "code": .string($0.code.description)]) })
-        let counter = AcceptedEventCounter(binoban: binoban)
-        if settings.attached { notifications.attach(counter) }
+        if settings.attached { notifications.attach(binoban) }
 
-        var pendingFlush: Task<BinobanFlushResult, Never>?
-        do {
-            // The pipeline has started before the first step: its interval timer is armed and the startup upload
-            // pass has looked at the (empty) storage, so it cannot pick up the first step's events.
-            if binoban.isOperational {
-                try await clock.waitForSleepers(count: 1)
-                await storage.waitForFirstListing()
-            }
-            for step in scenario.steps {
-                let target = ManualClock.Instant(offset: .milliseconds(step.at))
-                if clock.now < target { clock.advance(by: clock.now.duration(to: target)) }
-                switch step.input {
-                case .track(let name, let properties, let identity):
-                    if let identity {
-                        counter.submit { $0.track(name: name, properties: properties, as: identity) }
-                    } else {
-                        counter.track(name: name, properties: properties)
-                    }
-                case .identify(let userId, let traits):
-                    counter.submit { $0.identify(userId: userId, traits: traits) }
-                case .screen(let title, let properties):
-                    counter.submit { $0.screen(title: title, properties: properties) }
-                case .reset: binoban.reset()
-                case .setDeviceToken(let token): counter.setDeviceToken(token: token)
-                case .setFlushAt(let value): binoban.flushAt = value
-                case .setFlushInterval(let seconds): binoban.flushInterval = seconds
-                case .setEnabled(let value): binoban.enabled = value
-                case .flush: flushWithoutWaiting(binoban)
-                case .flushAwait: pendingFlush = Task { await binoban.flush() }
-                case .awaitFlush:
-                    if let task = pendingFlush {
-                        let result = await task.value
-                        pendingFlush = nil
-                        log.append([
-                            "type": "flushResult", "outcome": .string("\(result.outcome)"),
-                            "uploadedBatches": .int(result.uploadedBatches),
-                            "uploadedEvents": .int(result.uploadedEvents),
-                            "rejectedBatches": .int(result.rejectedBatches),
-                            "rejectedEvents": .int(result.rejectedEvents),
-                        ])
-                    }
-                case .awaitRequests(let count): try await transport.waitForRequests(count: count)
-                case .awaitTimer(let dueAt):
-                    let due = ManualClock.Instant(offset: .milliseconds(dueAt))
-                    try await clock.waitUntilSleepers { $0.contains(due) }
-                case .advance: break
-                case .applicationDidFinishLaunching(let version, let build):
-                    counter.add(binoban.handleApplicationLifecycle(.didFinishLaunching(version: version, build: build)))
-                case .applicationWillEnterForeground:
-                    counter.add(binoban.handleApplicationLifecycle(.willEnterForeground))
-                case .applicationDidEnterBackground:
-                    counter.add(binoban.handleApplicationLifecycle(.didEnterBackground))
-                case .initializeNotifications, .onNewToken, .onApplicationDidReceiveRemoteNotification,
-                    .onWillPresentForwarded, .onDidReceiveForwarded, .onNotificationOpened, .attachNotifications,
-                    .detachNotifications, .setInteractionHandler, .resetInteractionHandler, .drainPendingInteractions:
-                    await perform(step.input, on: notifications, target: counter, log: log)
+        let flushes = PendingFlushes()
+        // The pipeline has started before the first step: the startup upload pass has looked at the (empty)
+        // storage and the interval timer is armed.
+        await binoban.waitUntilQuiet()
+        for step in scenario.steps {
+            await advance(clock, to: ManualClock.Instant(offset: .milliseconds(step.at)), binoban)
+            switch step.input {
+            case .track(let name, let properties, let identity):
+                if let identity {
+                    binoban.track(name: name, properties: properties, as: identity)
+                } else {
+                    binoban.track(name: name, properties: properties)
                 }
-                if binoban.isOperational { await storage.waitForHandledEvents(count: counter.accepted) }
+            case .identify(let userId, let traits): binoban.identify(userId: userId, traits: traits)
+            case .screen(let title, let properties): binoban.screen(title: title, properties: properties)
+            case .reset: binoban.reset()
+            case .setDeviceToken(let token): binoban.setDeviceToken(token: token)
+            case .setFlushAt(let value): binoban.flushAt = value
+            case .setFlushInterval(let seconds): binoban.flushInterval = seconds
+            case .setEnabled(let value): binoban.enabled = value
+            case .flush: flushWithoutWaiting(binoban)
+            case .flushAwait:
+                flushes.start()
+                binoban.flush { result in
+                    flushes.finish()
+                    log.append([
+                        "type": "flushResult", "outcome": .string("\(result.outcome)"),
+                        "uploadedBatches": .int(result.uploadedBatches), "uploadedEvents": .int(result.uploadedEvents),
+                        "rejectedBatches": .int(result.rejectedBatches), "rejectedEvents": .int(result.rejectedEvents),
+                        "droppedEvents": .int(result.droppedEvents),
+                    ])
+                }
+            case .awaitFlush:
+                await advanceUntilResolved(flushes, clock, binoban)
+            case .advance: break
+            case .applicationDidFinishLaunching(let version, let build):
+                _ = binoban.handleApplicationLifecycle(.didFinishLaunching(version: version, build: build))
+            case .applicationWillEnterForeground:
+                _ = binoban.handleApplicationLifecycle(.willEnterForeground)
+            case .applicationDidEnterBackground:
+                _ = binoban.handleApplicationLifecycle(.didEnterBackground)
+            case .initializeNotifications, .onNewToken, .onApplicationDidReceiveRemoteNotification,
+                .onWillPresentForwarded, .onDidReceiveForwarded, .onNotificationOpened, .attachNotifications,
+                .detachNotifications, .setInteractionHandler, .resetInteractionHandler, .drainPendingInteractions:
+                await perform(step.input, on: notifications, target: binoban, log: log)
             }
-        } catch {
-            // A test-kit wait gave up (timeout or cancellation): the output records it, so the comparison fails
-            // instead of the replay hanging.
-            log.append(["type": "testKitError", "message": .string("\(error)")])
+            await binoban.waitUntilQuiet()
         }
         // Outputs end with the last step: what the shutdown drain would do is not part of the scenario.
         let observed = log.entries
-        pendingFlush?.cancel()
         _ = await binoban.shutdown(deadline: .zero)
         return BinobanScenarioResult(
             name: scenario.name, observed: observed, expected: scenario.expect,
             mismatch: BinobanScenarioMatcher.firstMismatch(expected: scenario.expect, observed: observed))
     }
 
+    /// Moves the clock to `target` one sleeper deadline at a time, letting the pipeline settle after each.
+    private static func advance(_ clock: ManualClock, to target: ManualClock.Instant, _ binoban: Binoban) async {
+        await binoban.waitUntilQuiet()
+        while let next = clock.sleeperDeadlines.first, next <= target {
+            clock.advance(by: clock.now.duration(to: max(next, clock.now)))
+            await binoban.waitUntilQuiet()
+        }
+        if clock.now < target { clock.advance(by: clock.now.duration(to: target)) }
+        await binoban.waitUntilQuiet()
+    }
+
+    /// Moves the clock through the pipeline's deadlines until every started awaited flush has resolved (at most
+    /// 10 000 deadlines; a flush no deadline can resolve is left pending and shows as a missing output).
+    private static func advanceUntilResolved(
+        _ flushes: PendingFlushes, _ clock: ManualClock, _ binoban: Binoban
+    ) async {
+        await binoban.waitUntilQuiet()
+        var hops = 0
+        while flushes.pending > 0, hops < 10_000, let next = clock.sleeperDeadlines.first {
+            clock.advance(by: clock.now.duration(to: max(next, clock.now)))
+            await binoban.waitUntilQuiet()
+            hops += 1
+        }
+    }
+
     /// Performs one notification-layer input; calls that return a task are awaited.
     private static func perform(
-        _ input: BinobanScenario.Input, on notifications: BinobanNotifications, target: AcceptedEventCounter,
+        _ input: BinobanScenario.Input, on notifications: BinobanNotifications, target: Binoban,
         log: OutputLog
     ) async {
         switch input {

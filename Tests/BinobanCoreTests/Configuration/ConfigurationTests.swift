@@ -27,8 +27,22 @@ struct ConfigurationTests {
         #expect(configuration.maxFilesPerFlush == 20)
         #expect(configuration.collectDeviceId)
         #expect(configuration.trackApplicationLifecycleEvents)
+        #expect(configuration.backpressure == .dropOldest)
+        #expect(configuration.retryAfterLimit == .seconds(600))
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         #expect(configuration.writeStageCapacity == 1000)
         #expect(configuration.storageLimits == BinobanStorageLimits())
+        #expect(configuration.maxConcurrentUploads == 1)
+        #else
+        // Server platforms: a burst waits on disk, not in memory or evicted (Docs/Decisions/0207).
+        #expect(configuration.writeStageCapacity == 100_000)
+        #expect(configuration.storageLimits == .server)
+        #expect(configuration.storageLimits.maxTotalBytes == 512 * 1_048_576)
+        #expect(configuration.storageLimits.maxFinishedBatches == 10_000)
+        #expect(configuration.maxConcurrentUploads == 4)
+        #endif
+        #expect(BinobanStorageLimits.mobile == BinobanStorageLimits())
+        #expect(BinobanStorageLimits.mobile.maxTotalBytes == 5_000_000)
         #expect(configuration.startsAutomatically)
     }
 
@@ -110,7 +124,10 @@ struct ConstructionTests {
         binoban.enabled = true
         let result = await binoban.flush()
         #expect(result.outcome == .paused)
-        #expect(binoban.anonymousId() == "")
+        // "Always present": a stable random id, never persisted.
+        let anonymousId = binoban.anonymousId()
+        #expect(anonymousId.utf8.count == 36)
+        #expect(binoban.anonymousId() == anonymousId)
         #expect(binoban.userId() == nil)
         #expect(!binoban.enabled)
         _ = await binoban.shutdown(deadline: .seconds(1))

@@ -115,7 +115,8 @@ struct FlushTriggerTests {
         #expect(
             harness.reports.all.first { $0.kind == .transportMissing }?.message.contains("URLSessionEventTransport")
                 == true)
-        #expect(await harness.memory.finishedBatchCount == 1)
+        #expect(await harness.memory.storedEventCount == 1)
+        #expect(harness.binoban.statistics.queuedEvents == 1)
         _ = await harness.binoban.shutdown(deadline: .seconds(1))
     }
 }

@@ -36,6 +36,8 @@ struct UploadBehaviourTests {
     func keepAfterRetries() async throws {
         let harness = PipelineHarness(defaultAnswer: 500, random: FixedRandomSource(unitValues: [0.99])) {
             $0.maxFilesPerFlush = 5
+            // One request at a time, as on iOS: the second batch is never tried once the first is kept.
+            $0.maxConcurrentUploads = 1
         }
         await harness.settle()
         harness.binoban.track(name: "a")
@@ -61,12 +63,12 @@ struct UploadBehaviourTests {
         _ = await harness.binoban.shutdown(deadline: .zero)
     }
 
-    @Test("Retry-After is honoured (max of backoff and Retry-After) and capped at backoffMaxMillis")
+    @Test("Retry-After is honoured (max of backoff and Retry-After) and capped at retryAfterLimit")
     func retryAfter() async throws {
         let harness = PipelineHarness(
             script: [.retryAfter(5), .retryAfter(600, status: 503), 200],
             random: FixedRandomSource(unitValues: [0.5])
-        ) { $0.backoffMaxMillis = 20_000 }
+        ) { $0.retryAfterLimit = .seconds(20) }
         await harness.settle()
         harness.binoban.track(name: "a")
         async let flushed = harness.binoban.flush()
@@ -93,7 +95,8 @@ struct UploadBehaviourTests {
         #expect(
             result
                 == BinobanFlushResult(
-                    outcome: .completed, uploadedBatches: 1, uploadedEvents: 1, rejectedBatches: 1, rejectedEvents: 1))
+                    outcome: .completed, uploadedBatches: 1, uploadedEvents: 1, rejectedBatches: 1, rejectedEvents: 1,
+                    droppedEvents: 1))
         #expect(harness.transport.requests.count == 2)
         #expect(await harness.memory.finishedBatchCount == 0)
         let report = try #require(harness.reports.all.first { $0.kind == .batchRejected })

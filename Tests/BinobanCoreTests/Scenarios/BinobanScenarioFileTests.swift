@@ -28,7 +28,7 @@ struct BinobanScenarioFileTests {
         }
         let allInputs: Set<String> = [
             "track", "identify", "screen", "reset", "setDeviceToken", "setFlushAt", "setFlushInterval", "setEnabled",
-            "flush", "flushAwait", "awaitFlush", "awaitRequests", "awaitTimer", "advance", "initializeNotifications",
+            "flush", "flushAwait", "awaitFlush", "advance", "initializeNotifications",
             "onNewToken", "onApplicationDidReceiveRemoteNotification", "onWillPresentForwarded",
             "onDidReceiveForwarded", "onNotificationOpened", "attachNotifications", "detachNotifications",
             "setInteractionHandler", "resetInteractionHandler", "drainPendingInteractions",

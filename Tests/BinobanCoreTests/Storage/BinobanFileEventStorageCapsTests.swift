@@ -77,9 +77,41 @@ struct BinobanFileEventStorageCapsTests {
             #expect(reopened.recoveryReport.recoveredBatches == 5)
             #expect(try await reopened.finishedBatches(limit: 20).map(\.sequence) == [4, 5])
             let report = try await reopened.append([TestEvents.event(15)])
-            #expect(report == BinobanStorageWriteReport(storedEvents: 1, evictedBatches: 3, evictedEvents: 9))
+            #expect(
+                report
+                    == BinobanStorageWriteReport(
+                        storedEvents: 1, evictedBatches: 3, evictedEvents: 9,
+                        evictedBatchEvents: [.init(sequence: 1): 3, .init(sequence: 2): 3, .init(sequence: 3): 3]))
             let next = try await reopened.append([TestEvents.event(16)])
             #expect(next == BinobanStorageWriteReport(storedEvents: 1))
+        }
+    }
+
+    @Test("A refusing append stores what fits, refuses the rest and deletes nothing; an empty storage takes one")
+    func refuseWhenFull() async throws {
+        try await withTemporaryDirectory { directory in
+            let limits = BinobanStorageLimits(
+                maxEventBytes: 500, maxBatchBytes: 1000, envelopeOverheadBytes: 100, maxFinishedBatches: 2)
+            let storage = try BinobanFileEventStorage(directory: directory, limits: limits, namespace: "src")
+            let report = try await storage.append(TestEvents.events(0..<200), whenFull: .refuse)
+            #expect(report.storedEvents > 0)
+            #expect(report.refusedEvents == 200 - report.storedEvents)
+            #expect(report.evictedBatches == 0)
+            try await storage.closeOpenBatch()
+            let held = try await TestEvents.storedIndices(storage)
+            #expect(held == Array(0..<report.storedEvents))
+            // Full: nothing more fits, and nothing held is deleted.
+            let again = try await storage.append([TestEvents.event(500)], whenFull: .refuse)
+            #expect(again == BinobanStorageWriteReport(refusedEvents: 1))
+            #expect(try await TestEvents.storedIndices(storage) == held)
+            // Evicting instead makes room by deleting the oldest batch, named in the report.
+            let evicting = try await storage.append([TestEvents.event(501)], whenFull: .evictOldest)
+            try await storage.closeOpenBatch()
+            #expect(evicting.storedEvents == 1)
+            // The close finished a third batch and evicted the oldest; the next append reports it by name.
+            let next = try await storage.append([TestEvents.event(502)], whenFull: .evictOldest)
+            #expect(next.evictedBatchEvents.keys.contains(BinobanBatchID(sequence: 1)))
+            #expect(next.evictedBatches == next.evictedBatchEvents.count)
         }
     }
 }

@@ -36,7 +36,7 @@ struct TestKitWaitTests {
         #expect(error?.seen == 0)
         #expect(error?.expected == 1)
         #expect(storage.waiterCount == 0)
-        _ = try await storage.append([Data(#"{"a":1}"#.utf8)])
+        _ = try await storage.append([Data(#"{"a":1}"#.utf8)], whenFull: .evictOldest)
         try await storage.waitForStoredEvents(count: 1, timeout: .milliseconds(50))
     }
 

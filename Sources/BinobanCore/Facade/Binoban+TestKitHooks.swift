@@ -1,0 +1,22 @@
+extension Binoban {
+    /// Returns once the pipeline has nothing to do but wait for time to pass or a call to arrive: no write,
+    /// listing, read, request or deletion in flight, nothing waiting in the write stage, no timer due. Lets a
+    /// test kit on a manual clock step the pipeline deterministically. Returns at once for a disabled instance.
+    package func waitUntilQuiet() async {
+        await runtime?.driver.waitUntilQuiet()
+    }
+
+    /// An awaited flush whose result is handed to `onResult` synchronously, at the pipeline step that resolves
+    /// it (a task awaiting `flush()` would see it later, after the manual clock may have moved on).
+    package func flush(onResult: @escaping @Sendable (BinobanFlushResult) -> Void) {
+        guard let runtime else {
+            onResult(BinobanFlushResult(outcome: .paused))
+            return
+        }
+        let id = runtime.waiters.makeID()
+        runtime.waiters.observe(id: id, onResult)
+        if !runtime.intake.requestFlush(waiterID: id) {
+            runtime.waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
+        }
+    }
+}
