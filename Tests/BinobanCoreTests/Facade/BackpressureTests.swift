@@ -129,7 +129,14 @@ struct BackpressureTests {
         }
         await harness.settle()
         for index in 0..<300 { harness.binoban.track(name: "e\(index)") }
-        #expect(await harness.binoban.flush().outcome == .keptForRetry)
+        async let kept = harness.binoban.flush()
+        // The first upload failed while the burst was written; the awaited flush waits out the backoff it set
+        // (the only timer due before the interval), then fails too and keeps its batch.
+        let clock = harness.clock
+        let soon = clock.now.advanced(by: .seconds(61))
+        try await clock.waitUntilSleepers { $0.contains { $0 <= soon } }
+        clock.advance(by: .seconds(61))
+        #expect(await kept.outcome == .keptForRetry)
         #expect(await counting.peakBytes <= 8000)
         #expect(await counting.peakFinishedBatches <= 3)
         let report = try #require(harness.reports.all.first { $0.kind == .storageEviction })
@@ -137,6 +144,8 @@ struct BackpressureTests {
 
         let refused = harness.transport.requests.count
         harness.transport.enqueue(Array(repeating: 200, count: 10))
+        // The next flush waits out the backoff the failures set.
+        harness.clock.advance(by: .seconds(61))
         #expect(await harness.binoban.flush().outcome == .completed)
         let delivered = try harness.transport.requests.dropFirst(refused)
             .flatMap { try UploadedBatch.decode($0.body).batch }.compactMap(\.event)

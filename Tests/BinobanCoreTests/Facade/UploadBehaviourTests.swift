@@ -171,6 +171,8 @@ struct UploadBehaviourTests {
             #expect(await harness.binoban.flush().outcome == .keptForRetry)
             #expect(await harness.memory.finishedBatchCount <= 3)
             #expect(await harness.memory.storedBytes <= 12_000)
+            // The backoff after consecutive failures grows across flushes: the next flush waits it out.
+            harness.clock.advance(by: .seconds(61))
         }
         #expect(harness.reports.contains(.storageEviction))
         harness.transport.enqueue([200, 200, 200])
