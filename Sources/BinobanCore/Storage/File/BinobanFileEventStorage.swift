@@ -117,11 +117,8 @@ public actor BinobanFileEventStorage: BinobanRoomReportingStorage {
                 code: .directoryUnusable, message: "the storage directory cannot be listed: \(error.message)",
                 systemErrorNumber: error.systemErrorNumber)
         }
+        // Recovery only recognises sequences up to BatchFileName.maximumSequence, so this cannot overflow.
         let highest = outcome.highestSequence ?? 0
-        guard highest < UInt64.max else {
-            throw BinobanFileStorageError(
-                code: .directoryUnusable, message: "the batch sequence of namespace \(namespace) is exhausted")
-        }
         self.limits = limits
         self.namespace = namespace
         self.files = files
@@ -315,6 +312,10 @@ public actor BinobanFileEventStorage: BinobanRoomReportingStorage {
     /// Creates the next `.open` file and writes the format's magic to it.
     private func startBatch() throws(BinobanFileStorageError) {
         let sequence = nextSequence
+        guard sequence <= BatchFileName.maximumSequence else {
+            throw BinobanFileStorageError(
+                code: .ioFailure, message: "the batch sequence of namespace \(namespace) is exhausted")
+        }
         let name = fileName(sequence, .open)
         let descriptor = try files.createExclusive(name)
         nextSequence += 1
