@@ -50,7 +50,8 @@ import Darwin
 /// The storage is meant for one owner (the pipeline's driver); two instances (or processes) must not use the
 /// same namespace in the same directory at the same time.
 public actor BinobanFileEventStorage: BinobanRoomReportingStorage {
-    /// The bounds this storage enforces.
+    /// The bounds this storage enforces: those it was opened with, clamped by
+    /// ``BinobanStorageLimits/validated()``.
     public nonisolated let limits: BinobanStorageLimits
     /// The namespace in the file names of this storage's batches.
     public nonisolated let namespace: String
@@ -86,7 +87,8 @@ public actor BinobanFileEventStorage: BinobanRoomReportingStorage {
     ///
     /// - Parameters:
     ///   - directory: A file URL of the directory; missing parents are created, each with permissions 0700.
-    ///   - limits: The bounds to enforce.
+    ///   - limits: The bounds to enforce, clamped by ``BinobanStorageLimits/validated()`` (reported for the
+    ///     default storage as a configuration adjustment).
     ///   - namespace: Goes into every file name; 1 to 100 ASCII letters, digits, `_`, `-` or `.`, not starting
     ///     with `.`. ``namespace(forSourceIdentifier:)`` derives one from any source identifier.
     ///   - durability: Whether finished batches are flushed to the device (``BinobanFileDurability``). Both
@@ -97,6 +99,7 @@ public actor BinobanFileEventStorage: BinobanRoomReportingStorage {
         directory: URL, limits: BinobanStorageLimits = .init(), namespace: String,
         durability: BinobanFileDurability = .survivesProcessCrash
     ) throws(BinobanFileStorageError) {
+        let limits = limits.validated()  // clamped so that sums of limits and sizes cannot overflow
         guard BatchFileName.isValidNamespace(namespace) else {
             throw BinobanFileStorageError(
                 code: .invalidNamespace,
