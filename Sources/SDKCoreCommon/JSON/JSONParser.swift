@@ -136,8 +136,10 @@ struct JSONParser {
         JSONParsingError(reason: .invalidSyntax, offset: index, message: message)
     }
 
+    @inline(__always)
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
+    @inline(__always)
     private mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {

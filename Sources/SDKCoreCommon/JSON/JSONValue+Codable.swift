@@ -7,24 +7,26 @@ extension JSONValue: Codable {
     /// `DecodingError.dataCorrupted`, which bounds the cost of each failed attempt. For text from an untrusted
     /// source, prefer ``init(parsing:limits:)-(String,_)``: it is linear in the input and faster.
     public init(from decoder: any Decoder) throws {
-        let path = decoder.codingPath
-        guard path.count <= JSONParsingLimits.defaultMaximumDepth else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: path,
-                    debugDescription: "nesting deeper than \(JSONParsingLimits.defaultMaximumDepth) levels"))
-        }
+        // The depth is counted here, not read from `decoder.codingPath`, which costs O(depth) per value.
+        let depth = DecodingDepth.current
         if var array = try? decoder.unkeyedContainer() {
+            try Self.checkDepth(depth, decoder)
             var elements: [JSONValue] = []
             if let count = array.count { elements.reserveCapacity(count) }
-            while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
+            try DecodingDepth.$current.withValue(depth + 1) {
+                while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
+            }
             self = .array(elements)
             return
         }
         if let object = try? decoder.container(keyedBy: MemberKey.self) {
+            try Self.checkDepth(depth, decoder)
             var members: [String: JSONValue] = [:]
-            members.reserveCapacity(object.allKeys.count)
-            for key in object.allKeys { members[key.stringValue] = try object.decode(JSONValue.self, forKey: key) }
+            let keys = object.allKeys
+            members.reserveCapacity(keys.count)
+            try DecodingDepth.$current.withValue(depth + 1) {
+                for key in keys { members[key.stringValue] = try object.decode(JSONValue.self, forKey: key) }
+            }
             self = .object(members)
             return
         }
@@ -56,6 +58,22 @@ extension JSONValue: Codable {
         case .object(let value): try container.encode(value)
         }
     }
+}
+
+extension JSONValue {
+    fileprivate static func checkDepth(_ depth: Int, _ decoder: any Decoder) throws {
+        guard depth < JSONParsingLimits.defaultMaximumDepth else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "nesting deeper than \(JSONParsingLimits.defaultMaximumDepth) levels"))
+        }
+    }
+}
+
+/// How many arrays and objects enclose the `JSONValue` being decoded on this task or thread.
+private enum DecodingDepth {
+    @TaskLocal static var current = 0
 }
 
 /// Any member name of a JSON object.
