@@ -43,7 +43,7 @@ public final class FalconExecutionReporter: Sendable {
     /// Reports a bridge message as delivered on Android (a JSON string).
     ///
     /// The text comes from web content, so it is parsed with the limits of untrusted input
-    /// (``JSONParsingLimits/untrusted``: 64 KiB, 64 levels of nesting) in time linear in its length. Text over
+    /// (`JSONParsingLimits.untrusted`: 64 KiB, 64 levels of nesting) in time linear in its length. Text over
     /// the limits, or not JSON, is ignored and logged at debug level with the reason, never the text.
     public func bridgeMessage(json: String) {
         do {

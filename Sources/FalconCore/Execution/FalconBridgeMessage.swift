@@ -54,7 +54,7 @@ public enum FalconBridgeMessage: Sendable, Hashable {
     }
 
     /// Decodes a message as delivered on Android (a JSON string). Invalid JSON, and text over the limits of
-    /// untrusted input (``JSONParsingLimits/untrusted``: 64 KiB, 64 levels of nesting), is ``ignored``.
+    /// untrusted input (`JSONParsingLimits.untrusted`: 64 KiB, 64 levels of nesting), is ``ignored``.
     ///
     /// - Complexity: O(n) in the length of `json`.
     public static func decode(json: String) -> FalconBridgeMessage {

@@ -11,7 +11,7 @@ extension BinobanPushPayload {
     /// anything else is ``BinobanPushPayloadParseResult/notBinoban``. Wrongly typed fields are ignored and
     /// reported, buttons beyond three are dropped and reported, and custom-data values that are not strings are
     /// carried as their compact JSON text (`null` is dropped), each reported. A button list given as text is parsed
-    /// with ``JSONParsingLimits/untrusted`` (64 KiB, 64 levels); text over the limits is ignored and reported. A button's uri comes from its
+    /// with `JSONParsingLimits.untrusted` (64 KiB, 64 levels); text over the limits is ignored and reported. A button's uri comes from its
     /// stash key (``BinobanPushPayloadKeys/actionUriPrefix`` + id) when present, else from the button object.
     ///
     /// ```swift
