@@ -13,6 +13,7 @@ let package = Package(
             name: "BinobanBenchmarks",
             dependencies: [
                 .product(name: "BinobanCore", package: "sdk-core"),
+                .product(name: "FalconCore", package: "sdk-core"),
                 .product(name: "BinobanCoreTesting", package: "sdk-core"),
                 .product(name: "BinobanCoreURLSession", package: "sdk-core"),
                 .product(name: "LoopbackHTTP", package: "sdk-core"),

@@ -23,6 +23,7 @@ let cases: [any BenchmarkCase] = [
     DurableWriteCase(events: 100_000, durability: .survivesPowerLoss),
     LoopbackDeliveryCase(events: 100_000),
     BodyBytesCase(),
+    UntrustedJSONCase(),
 ]
 
 // BENCH_FILTER=<text> runs only the cases whose name contains the text; BENCH_SAMPLES overrides the count.
@@ -44,6 +45,7 @@ for benchmark in selected {
         line += "  target \(format(target)): \(met ? "met" : "NOT met")"
     }
     print(line)
+    if benchmark is UntrustedJSONCase { UntrustedJSONReport.print() }
 }
 
 func environment(_ name: String) -> String? {

@@ -79,6 +79,7 @@ struct ValidatedConfiguration: Sendable {
         {
             adjusted.append("retry, backoff or capacity options out of range were clamped")
         }
+        adjusted.append(contentsOf: configuration.storageLimits.adjustments)
         invalidReasons = invalid
         adjustments = adjusted
     }

@@ -57,7 +57,7 @@ struct IdentityState: Sendable, Hashable {
         }
         var traits: JSONValue = [:]
         if let text = values[Key.traits],
-            let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
+            let parsed = try? JSONValue(parsing: text, limits: Self.storedTraitsLimits),
             parsed.objectValue != nil
         {
             traits = parsed
@@ -75,6 +75,11 @@ struct IdentityState: Sendable, Hashable {
             generated
         )
     }
+
+    /// The bounds on the stored traits text: 1 MiB (an identify event above 32 000 bytes is refused anyway) and
+    /// the nesting of untrusted input.
+    static let storedTraitsLimits = JSONParsingLimits(
+        maximumBytes: 1 << 20, maximumDepth: JSONParsingLimits.defaultMaximumDepth)
 
     /// The snapshot to persist.
     var snapshot: BinobanKeyValueSnapshot {

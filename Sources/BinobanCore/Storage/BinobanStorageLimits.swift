@@ -66,3 +66,40 @@ public struct BinobanStorageLimits: Sendable, Hashable {
             + escaped.count + 1
     }
 }
+
+extension BinobanStorageLimits {
+    /// The largest value any limit may take: `Int.max / 16` (about 5.7 × 10^17 on 64-bit platforms), so that
+    /// the storages' sums of limits and sizes can never overflow.
+    public static let maximumValue = Int.max / 16
+
+    /// These limits with every value clamped to `0...maximumValue`; the storages enforce this copy, made when
+    /// they are created.
+    ///
+    /// A negative limit counts as 0 (every event refused, or every finished batch evicted), as before except
+    /// for a negative envelope overhead; a limit above ``maximumValue`` is beyond any memory or disk, so
+    /// lowering it changes no behaviour and only rules out integer overflow in sums such as
+    /// `event.count + envelopeOverheadBytes`.
+    public func validated() -> BinobanStorageLimits {
+        BinobanStorageLimits(
+            maxEventBytes: Self.clamped(maxEventBytes),
+            maxBatchBytes: Self.clamped(maxBatchBytes),
+            envelopeOverheadBytes: Self.clamped(envelopeOverheadBytes),
+            maxFinishedBatches: Self.clamped(maxFinishedBatches),
+            maxTotalBytes: Self.clamped(maxTotalBytes)
+        )
+    }
+
+    /// The limits ``validated()`` raises because they are negative, one value-free sentence each; empty when
+    /// none. Values above ``maximumValue`` (such as `Int.max` for "no limit") are lowered silently: they mean
+    /// the same. The pipeline reports these with the other configuration adjustments.
+    public var adjustments: [String] {
+        let limits: [(String, Int)] = [
+            ("maxEventBytes", maxEventBytes), ("maxBatchBytes", maxBatchBytes),
+            ("envelopeOverheadBytes", envelopeOverheadBytes), ("maxFinishedBatches", maxFinishedBatches),
+            ("maxTotalBytes", maxTotalBytes),
+        ]
+        return limits.filter { $0.1 < 0 }.map { "storageLimits.\($0.0) \($0.1) is negative; using 0" }
+    }
+
+    private static func clamped(_ value: Int) -> Int { min(max(0, value), maximumValue) }
+}

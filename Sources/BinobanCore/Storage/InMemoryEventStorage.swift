@@ -34,6 +34,7 @@ public actor InMemoryEventStorage: BinobanEventStorage {
     ///   - writeKey: the source identifier, to size the upload envelope exactly; `nil` uses
     ///     ``BinobanStorageLimits/envelopeOverheadBytes``.
     public init(limits: BinobanStorageLimits = BinobanStorageLimits(), writeKey: String? = nil) {
+        let limits = limits.validated()  // clamped so that sums of limits and sizes cannot overflow
         self.limits = limits
         envelopeOverhead =
             writeKey.map { BinobanStorageLimits.envelopeOverhead(forWriteKey: $0) }

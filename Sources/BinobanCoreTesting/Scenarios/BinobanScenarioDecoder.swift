@@ -16,7 +16,7 @@ public enum BinobanScenarioDecoder: Sendable {
     public static func decode(_ data: Data) throws(BinobanScenarioDecodingError) -> BinobanScenario {
         let document: JSONValue
         do {
-            document = try JSONDecoder().decode(JSONValue.self, from: data)
+            document = try JSONValue(parsing: data, limits: JSONParsingLimits(maximumBytes: 16 << 20))
         } catch {
             if let location = JSONSyntaxLocator.firstError(in: Array(data)) {
                 throw Failure(

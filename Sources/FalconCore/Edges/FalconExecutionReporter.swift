@@ -41,8 +41,17 @@ public final class FalconExecutionReporter: Sendable {
     }
 
     /// Reports a bridge message as delivered on Android (a JSON string).
+    ///
+    /// The text comes from web content, so it is parsed with the limits of untrusted input
+    /// (`JSONParsingLimits.untrusted`: 64 KiB, 64 levels of nesting) in time linear in its length. Text over
+    /// the limits, or not JSON, is ignored and logged at debug level with the reason, never the text.
     public func bridgeMessage(json: String) {
-        send(.bridge(FalconBridgeMessage.decode(json: json)))
+        do {
+            send(.bridge(try FalconBridgeMessage.parse(json: json)))
+        } catch {
+            client?.logRejectedBridgeMessage(error)
+            send(.bridge(.ignored))
+        }
     }
 
     /// Reports the visible fraction of the placement (0...1; NaN counts as 0).

@@ -53,10 +53,17 @@ public enum FalconBridgeMessage: Sendable, Hashable {
         }
     }
 
-    /// Decodes a message as delivered on Android (a JSON string). Invalid JSON is ``ignored``.
+    /// Decodes a message as delivered on Android (a JSON string). Invalid JSON, and text over the limits of
+    /// untrusted input (`JSONParsingLimits.untrusted`: 64 KiB, 64 levels of nesting), is ``ignored``.
+    ///
+    /// - Complexity: O(n) in the length of `json`.
     public static func decode(json: String) -> FalconBridgeMessage {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)) else { return .ignored }
-        return decode(value)
+        (try? parse(json: json)) ?? .ignored
+    }
+
+    /// Decodes a message delivered as JSON text, or says why the text was rejected (value-free).
+    static func parse(json: String) throws(JSONParsingError) -> FalconBridgeMessage {
+        decode(try JSONValue(parsing: json, limits: .untrusted))
     }
 
     /// Decodes a loosely typed message (`[String: Any]`, `NSDictionary`, or a JSON `String`).

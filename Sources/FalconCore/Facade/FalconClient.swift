@@ -382,6 +382,11 @@ public final class FalconClient: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
+    /// Logs why a bridge message's JSON text was rejected (the reason and offset only, never the text).
+    func logRejectedBridgeMessage(_ error: JSONParsingError) {
+        log(.debug, nil, "bridge message rejected: \(error)")
+    }
+
     private func log(_ level: FalconLogRecord.Level, _ code: FalconDiagnosticCode?, _ message: String) {
         dependencies.logSink.log(FalconLogRecord(level: level, code: code, message: message))
     }

@@ -18,7 +18,7 @@ public enum FalconScenarioDecoder: Sendable {
     /// Parses `data` as JSON, reporting the line and column of a syntax error when the parser gives them.
     public static func parseJSON(_ data: Data) throws(FalconScenarioDecodingError) -> JSONValue {
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
+            return try JSONValue(parsing: data, limits: JSONParsingLimits(maximumBytes: 16 << 20))
         } catch {
             if let syntax = JSONSyntaxLocator.firstError(in: Array(data)) {
                 try Self.fail(line: syntax.line, column: syntax.column, syntax.reason)

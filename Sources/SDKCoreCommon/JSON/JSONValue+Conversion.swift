@@ -17,6 +17,10 @@ public struct JSONConversionIssue: Sendable, Hashable, CustomStringConvertible {
         case unsupportedType
         /// A dictionary key that was not a string; the member was dropped.
         case nonStringKey
+        /// A `Date` that was NaN, infinite or outside years 0000 to 9999; it was dropped (`null` in an array).
+        case unrepresentableDate
+        /// A value nested deeper than ``JSONValue/maximumConversionDepth`` levels; it was dropped.
+        case nestingTooDeep
     }
 
     /// The path of the value, dot-separated for object members and `[i]` for array elements.
@@ -57,7 +61,9 @@ extension JSONValue {
     /// Strings, booleans, integers, floating-point numbers, `Decimal`, arrays and nested dictionaries
     /// (with `String` or `AnyHashable` string keys) carry over. `Date` becomes an ISO-8601 string with
     /// milliseconds in UTC, `URL` its absolute string, `UUID` its string. `nil` becomes `null`. NaN and
-    /// infinities become `null` and are reported; any other type is dropped and reported.
+    /// infinities become `null` and are reported; a `Date` that cannot be shown (NaN, infinite, outside years
+    /// 0000 to 9999), values nested deeper than ``maximumConversionDepth`` and any other type are dropped and
+    /// reported.
     ///
     /// ```swift
     /// let result = JSONValue.convert(["price": 49.99, "at": Date(timeIntervalSince1970: 0)])
@@ -86,7 +92,13 @@ extension JSONValue {
         return JSONConversion(value: converted, issues: issues)
     }
 
-    private static func convertElement(_ value: Any, path: String, issues: inout [JSONConversionIssue]) -> JSONValue? {
+    /// Arrays and dictionaries nested deeper than this are dropped and reported by the converter: 64 levels,
+    /// ``JSONParsingLimits/defaultMaximumDepth``.
+    public static let maximumConversionDepth = JSONParsingLimits.defaultMaximumDepth
+
+    private static func convertElement(
+        _ value: Any, path: String, depth: Int = 0, issues: inout [JSONConversionIssue]
+    ) -> JSONValue? {
         switch value {
         case let json as JSONValue:
             return json
@@ -134,15 +146,40 @@ extension JSONValue {
         case let decimal as Decimal:
             return .double(NSDecimalNumberFree.double(from: decimal))
         case let date as Date:
-            return .string(ISO8601Timestamp.string(from: date))
+            guard let text = ISO8601Timestamp.string(representing: date) else {
+                issues.append(JSONConversionIssue(path: path, reason: .unrepresentableDate, typeName: "Date"))
+                return nil
+            }
+            return .string(text)
         case let url as URL:
             return .string(url.absoluteString)
         case let uuid as UUID:
             return .string(uuid.uuidString)
+        case is [String: Any], is [AnyHashable: Any], is [Any]:
+            guard depth < maximumConversionDepth else {
+                issues.append(
+                    JSONConversionIssue(
+                        path: path, reason: .nestingTooDeep, typeName: String(describing: type(of: value))))
+                return nil
+            }
+            return convertContainer(value, path: path, depth: depth + 1, issues: &issues)
+        default:
+            if isNil(value) { return .null }
+            issues.append(
+                JSONConversionIssue(path: path, reason: .unsupportedType, typeName: String(describing: type(of: value)))
+            )
+            return nil
+        }
+    }
+
+    private static func convertContainer(
+        _ value: Any, path: String, depth: Int, issues: inout [JSONConversionIssue]
+    ) -> JSONValue? {
+        switch value {
         case let dictionary as [String: Any]:
             var object: [String: JSONValue] = [:]
             for (key, element) in dictionary {
-                if let converted = convertElement(element, path: join(path, key), issues: &issues) {
+                if let converted = convertElement(element, path: join(path, key), depth: depth, issues: &issues) {
                     object[key] = converted
                 }
             }
@@ -160,7 +197,7 @@ extension JSONValue {
                     )
                     continue
                 }
-                if let converted = convertElement(element, path: join(path, stringKey), issues: &issues) {
+                if let converted = convertElement(element, path: join(path, stringKey), depth: depth, issues: &issues) {
                     object[stringKey] = converted
                 }
             }
@@ -170,14 +207,11 @@ extension JSONValue {
             elements.reserveCapacity(array.count)
             for (index, element) in array.enumerated() {
                 // An element that cannot be carried becomes null so that positions are kept.
-                elements.append(convertElement(element, path: "\(path)[\(index)]", issues: &issues) ?? .null)
+                elements.append(
+                    convertElement(element, path: "\(path)[\(index)]", depth: depth, issues: &issues) ?? .null)
             }
             return .array(elements)
         default:
-            if isNil(value) { return .null }
-            issues.append(
-                JSONConversionIssue(path: path, reason: .unsupportedType, typeName: String(describing: type(of: value)))
-            )
             return nil
         }
     }

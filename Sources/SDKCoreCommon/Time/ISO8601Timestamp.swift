@@ -9,11 +9,36 @@ import Foundation
 /// Hand-written because `ISO8601DateFormatter` is missing from FoundationEssentials and
 /// `Date.ISO8601FormatStyle` costs about half a microsecond per call on the event hot path.
 public enum ISO8601Timestamp: Sendable {
+    /// The first instant a timestamp can show: `0000-01-01T00:00:00.000Z`, in milliseconds since 1970.
+    public static let earliestMillisecondsSince1970: Int64 = -62_167_219_200_000
+    /// The last instant a timestamp can show: `9999-12-31T23:59:59.999Z`, in milliseconds since 1970.
+    public static let latestMillisecondsSince1970: Int64 = 253_402_300_799_999
+
     /// Formats `date` as `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC. Milliseconds are truncated, not rounded.
+    ///
+    /// A date outside years 0000 to 9999 is clamped to the nearest of those bounds, and NaN becomes
+    /// `1970-01-01T00:00:00.000Z`; ``string(representing:)`` returns `nil` for such dates instead.
     ///
     /// - Complexity: O(1).
     public static func string(from date: Date) -> String {
-        string(fromMillisecondsSince1970: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+        let seconds = date.timeIntervalSince1970
+        guard !seconds.isNaN else { return string(fromMillisecondsSince1970: 0) }
+        let milliseconds = (seconds * 1000).rounded(.down)
+        let clamped = min(
+            max(milliseconds, Double(earliestMillisecondsSince1970)), Double(latestMillisecondsSince1970))
+        return string(fromMillisecondsSince1970: Int64(clamped))
+    }
+
+    /// Formats `date` like ``string(from:)``, or returns `nil` when it is NaN, infinite or outside years 0000
+    /// to 9999, which a four-digit ISO-8601 year cannot show.
+    ///
+    /// - Complexity: O(1).
+    public static func string(representing date: Date) -> String? {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        guard milliseconds.isFinite, milliseconds >= Double(earliestMillisecondsSince1970),
+            milliseconds <= Double(latestMillisecondsSince1970)
+        else { return nil }
+        return string(fromMillisecondsSince1970: Int64(milliseconds))
     }
 
     /// Formats a Unix time in milliseconds as `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC.

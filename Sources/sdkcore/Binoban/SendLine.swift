@@ -39,7 +39,7 @@ struct SendLine: Sendable, Hashable {
     static func parse(_ text: Substring) throws(Problem) -> SendLine {
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            value = try JSONValue(parsing: String(text), limits: JSONParsingLimits(maximumBytes: 1 << 20))
         } catch {
             throw Problem(description: "not valid JSON")
         }

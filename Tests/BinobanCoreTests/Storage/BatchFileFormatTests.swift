@@ -30,8 +30,8 @@ struct BatchFileFormatTests {
         let name = BatchFileName(sequence: 42, state: .open).fileName(namespace: "src")
         #expect(name == "src-00000000000000000042.open")
         #expect(BatchFileName(parsing: name, namespace: "src") == BatchFileName(sequence: 42, state: .open))
-        let largest = BatchFileName(sequence: .max, state: .finished).fileName(namespace: "n")
-        #expect(BatchFileName(parsing: largest, namespace: "n")?.sequence == .max)
+        let largest = BatchFileName(sequence: BatchFileName.maximumSequence, state: .finished).fileName(namespace: "n")
+        #expect(BatchFileName(parsing: largest, namespace: "n")?.sequence == BatchFileName.maximumSequence)
         #expect(
             BatchFileName(sequence: 9, state: .finished).fileName(namespace: "s")
                 < BatchFileName(sequence: 10, state: .finished).fileName(namespace: "s"))
@@ -43,7 +43,8 @@ struct BatchFileFormatTests {
             "notes.txt", "src-3.batch", "src-00000000000000000003.tmp", "src-00000000000000000003.batch.bak",
             "src-1-00000000000000000003.batch", "SRC-00000000000000000003.batch", "src-0000000000000000000x.batch",
             "src-99999999999999999999.batch", "src-00000000000000000003", "xsrc-00000000000000000003.batch",
-            "src-000000000000000000003.batch",
+            "src-000000000000000000003.batch", "src-18446744073709551614.batch", "src-18446744073709551615.open",
+            "src-09223372036854775808.batch",
         ])
     func foreignNames(_ name: String) {
         #expect(BatchFileName(parsing: name, namespace: "src") == nil)

@@ -387,6 +387,30 @@ struct FalconClientTests {
         #expect(rig.logs.records.contains { $0.level == .debug && $0.message.contains("bridge message ignored") })
     }
 
+    /// Issue 10 item 6: the bridge text comes from the web page. Before, 500 nested arrays took `JSONDecoder`
+    /// seconds on the caller's thread and the message was dropped without a word; now text over the limits
+    /// is rejected at once and the log says why (never the text).
+    @Test func bridgeMessagesOverTheLimitsAreRejectedWithTheReason() {
+        let rig = Self.rig()
+        let deep =
+            #"{"type":"event","name":"secret","data":"# + String(repeating: "[", count: 500)
+            + String(repeating: "]", count: 500) + "}"
+        let large = #"{"type":"event","name":"secret","data":""# + String(repeating: "x", count: 70_000) + #""}"#
+        let renderer = rig.renderer([
+            .init(at: .milliseconds(10), .postJSON(deep)),
+            .init(at: .milliseconds(20), .postJSON(large)),
+            .init(at: .milliseconds(30), .postJSON(#"{"type":"event","name":"loaded","data":{"height":90}}"#)),
+        ])
+        rig.execute(Self.attributes, placement: .inline(renderer))
+        rig.clock.advance(by: .seconds(1))
+        #expect(rig.timeline.entries.contains(.callback("onLoad")))
+        let rejections = rig.logs.records.filter { $0.message.hasPrefix("bridge message rejected") }
+        #expect(rejections.map(\.level) == [.debug, .debug])
+        #expect(rejections.first?.message.contains("tooDeep") == true)
+        #expect(rejections.last?.message.contains("tooLarge") == true)
+        #expect(!rig.logs.records.contains { $0.message.contains("secret") })
+    }
+
     @Test func concurrentExecutesAndReportsFromManyThreads() async {
         let rig = Self.rig()
         let surfaces = (0..<16).map { _ in rig.renderer([]) }

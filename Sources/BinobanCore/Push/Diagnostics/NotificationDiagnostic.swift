@@ -35,6 +35,9 @@ public struct NotificationDiagnostic: Sendable, Hashable, CustomStringConvertibl
         public static let displayFailed = Code("displayFailed")
         /// Notification permission was not granted when asked at start.
         public static let permissionNotGranted = Code("permissionNotGranted")
+        /// The configured ``BinobanPushPayloadKeys`` had ``BinobanPushPayloadKeys/problems`` (such as two fields
+        /// with the same name); the layer uses ``BinobanPushPayloadKeys/standard`` instead.
+        public static let invalidPayloadKeys = Code("invalidPayloadKeys")
         /// Events waiting for the first Binoban instance exceeded their bound; the oldest were dropped.
         public static let pendingEventsDropped = Code("pendingEventsDropped")
 

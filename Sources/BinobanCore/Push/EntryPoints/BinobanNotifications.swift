@@ -26,7 +26,9 @@ public final class BinobanNotifications: Sendable {
 
     /// The interaction manager of this layer (``NotificationInteractionManager/shared`` for ``shared``).
     public let interactionManager: NotificationInteractionManager
-    /// The options this layer was created with.
+    /// The options this layer uses: those it was created with, bounds capped
+    /// (``Options/maximumCapacity``), and ``BinobanPushPayloadKeys/standard`` keys if the given ones had
+    /// ``BinobanPushPayloadKeys/problems``.
     public let options: Options
     let sink: NotificationEventSink
     private let state: LockedValue<State>
@@ -35,7 +37,8 @@ public final class BinobanNotifications: Sendable {
     ///
     /// - Parameters:
     ///   - presenter: Displays pushes and asks for permission; the default shows nothing.
-    ///   - options: Bounds and key names.
+    ///   - options: Bounds and key names. A key table with ``BinobanPushPayloadKeys/problems`` is replaced by
+    ///     the standard one and reported (``NotificationDiagnostic/Code/invalidPayloadKeys``) before this returns.
     ///   - diagnostics: Receives everything dropped, converted or not done; called outside any lock, on the
     ///     caller's thread or task.
     public init(
@@ -43,9 +46,19 @@ public final class BinobanNotifications: Sendable {
         options: Options = Options(),
         diagnostics: (@Sendable (NotificationDiagnostic) -> Void)? = nil
     ) {
+        var options = options.clamped
+        let keyProblems = options.keys.problems
+        if !keyProblems.isEmpty { options.keys = .standard }
         self.options = options
         let sink = NotificationEventSink(pendingEventCapacity: options.pendingEventCapacity, diagnostics: diagnostics)
         self.sink = sink
+        if !keyProblems.isEmpty {
+            sink.report(
+                NotificationDiagnostic(
+                    code: .invalidPayloadKeys,
+                    message: "the payload keys cannot be used (\(keyProblems.joined(separator: "; "))); "
+                        + "using the standard keys"))
+        }
         interactionManager = NotificationInteractionManager(
             defaultHandler: DefaultNotificationInteractionHandler(sink: sink),
             replayCapacity: options.replayCapacity

@@ -10,7 +10,8 @@ extension BinobanPushPayload {
     /// Only a top-level ``BinobanPushPayloadKeys/source`` whose value is exactly the string `binoban` counts;
     /// anything else is ``BinobanPushPayloadParseResult/notBinoban``. Wrongly typed fields are ignored and
     /// reported, buttons beyond three are dropped and reported, and custom-data values that are not strings are
-    /// carried as their compact JSON text (`null` is dropped), each reported. A button's uri comes from its
+    /// carried as their compact JSON text (`null` is dropped), each reported. A button list given as text is parsed
+    /// with `JSONParsingLimits.untrusted` (64 KiB, 64 levels); text over the limits is ignored and reported. A button's uri comes from its
     /// stash key (``BinobanPushPayloadKeys/actionUriPrefix`` + id) when present, else from the button object.
     ///
     /// ```swift
@@ -73,10 +74,19 @@ extension BinobanPushPayload {
         case .array(let array)?:
             elements = array
         case .string(let text)?:
-            // Firebase data values are strings, so the button list usually arrives as JSON text.
-            guard let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)),
-                case .array(let array) = decoded
-            else {
+            // Firebase data values are strings, so the button list usually arrives as JSON text. It comes from
+            // the network: parse it with the limits of untrusted input, in time linear in its length.
+            let decoded: JSONValue
+            do {
+                decoded = try JSONValue(parsing: text, limits: .untrusted)
+            } catch {
+                diagnostics.append(
+                    NotificationDiagnostic(
+                        code: .invalidField, message: "'\(keys.actions)' was rejected as JSON text (\(error))")
+                )
+                return []
+            }
+            guard case .array(let array) = decoded else {
                 diagnostics.append(
                     NotificationDiagnostic(code: .invalidField, message: "'\(keys.actions)' is not a JSON array")
                 )

@@ -70,6 +70,50 @@ public struct BinobanPushPayloadKeys: Sendable, Hashable {
         self.customDataPrefix = customDataPrefix
     }
 
+    /// Why this table cannot be used, one value-free sentence per problem; empty when it can.
+    ///
+    /// A table is usable when its six top-level names (``source``, ``notificationUuid``, ``title``, ``body``,
+    /// ``uri``, ``actions``) are non-empty and distinct, its three action-object names (``actionId``,
+    /// ``actionTitle``, ``actionUri``) are non-empty and distinct, and its two prefixes are non-empty, neither
+    /// starts with the other, and no top-level name starts with either (such a key would be read as a stashed
+    /// uri or as custom data). ``BinobanNotifications`` checks this when it is created and keeps ``standard``
+    /// for a table with problems, reported as ``NotificationDiagnostic/Code/invalidPayloadKeys``.
+    ///
+    /// - Complexity: O(1): the table has twelve names.
+    public var problems: [String] {
+        var problems: [String] = []
+        let topLevel: [(String, String)] = [
+            ("source", source), ("notificationUuid", notificationUuid), ("title", title), ("body", body),
+            ("uri", uri), ("actions", actions),
+        ]
+        let actionObject: [(String, String)] = [
+            ("actionId", actionId), ("actionTitle", actionTitle), ("actionUri", actionUri),
+        ]
+        let prefixes: [(String, String)] = [
+            ("actionUriPrefix", actionUriPrefix), ("customDataPrefix", customDataPrefix),
+        ]
+        for group in [topLevel, actionObject, prefixes] {
+            for (offset, (field, name)) in group.enumerated() {
+                if name.isEmpty { problems.append("\(field) is empty") }
+                for (other, otherName) in group[..<offset] where !name.isEmpty && name == otherName {
+                    problems.append("\(field) and \(other) are the same name")
+                }
+            }
+        }
+        for (prefixField, prefix) in prefixes where !prefix.isEmpty {
+            for (field, name) in topLevel where name.utf8.starts(with: prefix.utf8) {
+                problems.append("\(field) starts with \(prefixField)")
+            }
+        }
+        if !actionUriPrefix.isEmpty, !customDataPrefix.isEmpty, actionUriPrefix != customDataPrefix,
+            actionUriPrefix.utf8.starts(with: customDataPrefix.utf8)
+                || customDataPrefix.utf8.starts(with: actionUriPrefix.utf8)
+        {
+            problems.append("actionUriPrefix and customDataPrefix start with one another")
+        }
+        return problems
+    }
+
     /// The key names this package uses (Docs/Decisions/0400).
     public static let standard = BinobanPushPayloadKeys(
         source: "source",

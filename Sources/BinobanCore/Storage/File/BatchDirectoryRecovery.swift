@@ -15,9 +15,10 @@ import Darwin
 /// - an `.open` file is then finished: its data is flushed (same condition) and it is renamed to `.batch`. The directory is not
 ///   synced: a rename lost to a power loss leaves the file `.open`, and the next open finishes it again.
 ///
-/// Every other entry of the directory (other names, other namespaces, directories, symbolic links) is left as
-/// it is. A file of ours that cannot be read is left in place, reported in ``Outcome/issues``, and its sequence
-/// still counts so that new batches sort after it.
+/// Every other entry of the directory (other names, other namespaces, sequences above
+/// ``BatchFileName/maximumSequence``, directories, symbolic links, FIFOs) is left as it is. A file of ours that
+/// cannot be read is left in place, reported in ``Outcome/issues``, and its sequence still counts so that new
+/// batches sort after it.
 struct BatchDirectoryRecovery {
     /// What the pass found.
     struct Outcome: Sendable {

@@ -19,6 +19,11 @@ struct BatchFileName: Hashable, Sendable {
     /// Digits in the sequence part of a name: enough for every `UInt64`.
     static let sequenceDigits = 20
 
+    /// The largest sequence the SDK uses: `Int64.max`. A name with a larger sequence is not one of ours (the
+    /// SDK counts from 1 and could not get there in any lifetime), so it is ignored like any foreign file; a
+    /// storage that reaches this sequence refuses to start another batch instead of overflowing.
+    static let maximumSequence = UInt64(Int64.max)
+
     /// The file name for this batch in `namespace`.
     func fileName(namespace: String) -> String {
         let digits = String(sequence)
@@ -26,7 +31,8 @@ struct BatchFileName: Hashable, Sendable {
         return "\(namespace)-\(padding)\(digits).\(state.rawValue)"
     }
 
-    /// Parses `fileName` as a batch file of `namespace`, or returns nil when the name is anything else.
+    /// Parses `fileName` as a batch file of `namespace`, or returns nil when the name is anything else,
+    /// including a sequence above ``maximumSequence``.
     init?(parsing fileName: String, namespace: String) {
         let name = Array(fileName.utf8)
         let prefix = Array(namespace.utf8) + [UInt8(ascii: "-")]
@@ -43,6 +49,7 @@ struct BatchFileName: Hashable, Sendable {
             guard !overflowA, !overflowB else { return nil }
             sequence = next
         }
+        guard sequence <= Self.maximumSequence else { return nil }
         self.sequence = sequence
         self.state = state
     }

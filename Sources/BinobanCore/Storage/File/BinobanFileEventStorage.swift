@@ -50,7 +50,8 @@ import Darwin
 /// The storage is meant for one owner (the pipeline's driver); two instances (or processes) must not use the
 /// same namespace in the same directory at the same time.
 public actor BinobanFileEventStorage: BinobanEventStorage {
-    /// The bounds this storage enforces.
+    /// The bounds this storage enforces: those it was opened with, clamped by
+    /// ``BinobanStorageLimits/validated()``.
     public nonisolated let limits: BinobanStorageLimits
     /// The namespace in the file names of this storage's batches.
     public nonisolated let namespace: String
@@ -92,7 +93,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     ///
     /// - Parameters:
     ///   - directory: A file URL of the directory; missing parents are created, each with permissions 0700.
-    ///   - limits: The bounds to enforce.
+    ///   - limits: The bounds to enforce, clamped by ``BinobanStorageLimits/validated()`` (reported for the
+    ///     default storage as a configuration adjustment).
     ///   - namespace: Goes into every file name; 1 to 100 ASCII letters, digits, `_`, `-` or `.`, not starting
     ///     with `.`. ``namespace(forSourceIdentifier:)`` derives one from any source identifier.
     ///   - durability: Whether finished batches are flushed to the device (``BinobanFileDurability``). Both
@@ -103,6 +105,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         directory: URL, limits: BinobanStorageLimits = .init(), namespace: String,
         durability: BinobanFileDurability = .survivesProcessCrash
     ) throws(BinobanFileStorageError) {
+        let limits = limits.validated()  // clamped so that sums of limits and sizes cannot overflow
         guard BatchFileName.isValidNamespace(namespace) else {
             throw BinobanFileStorageError(
                 code: .invalidNamespace,
@@ -123,11 +126,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
                 code: .directoryUnusable, message: "the storage directory cannot be listed: \(error.message)",
                 systemErrorNumber: error.systemErrorNumber)
         }
+        // Recovery only recognises sequences up to BatchFileName.maximumSequence, so this cannot overflow.
         let highest = outcome.highestSequence ?? 0
-        guard highest < UInt64.max else {
-            throw BinobanFileStorageError(
-                code: .directoryUnusable, message: "the batch sequence of namespace \(namespace) is exhausted")
-        }
         self.executor = StorageExecutor(label: "binoban.storage.\(namespace)")
         self.limits = limits
         self.namespace = namespace
@@ -323,6 +323,10 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     /// Creates the next `.open` file and writes the format's magic to it.
     private func startBatch() throws(BinobanFileStorageError) {
         let sequence = nextSequence
+        guard sequence <= BatchFileName.maximumSequence else {
+            throw BinobanFileStorageError(
+                code: .ioFailure, message: "the batch sequence of namespace \(namespace) is exhausted")
+        }
         let name = fileName(sequence, .open)
         let descriptor = try files.createExclusive(name)
         nextSequence += 1
