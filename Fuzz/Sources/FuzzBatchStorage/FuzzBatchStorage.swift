@@ -94,7 +94,7 @@ public func fuzzBatchStorage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
             let storage = try? BinobanFileEventStorage(
                 directory: directory, limits: limits, namespace: "fz", durability: durability)
         else { return }
-        _ = await storage.eventsFittingWithoutEviction(events)
+        _ = try? await storage.append(events, whenFull: .refuse)
         _ = try? await storage.append(events)
         try? await storage.closeOpenBatch()
         for (index, batch) in ((try? await storage.finishedBatches(limit: 100)) ?? []).enumerated() {

@@ -20,7 +20,8 @@ enum BinobanAssembly {
                     + validated.invalidReasons.joined(separator: "; ")
             )
             return Binoban(
-                core: nil, configuration: configuration, disabledAnonymousId: MessageID.make(from: configuration.randomSource))
+                core: nil, configuration: configuration,
+                disabledAnonymousId: MessageID.make(from: configuration.randomSource))
         }
 
         let random = configuration.randomSource

@@ -156,7 +156,7 @@ final class EventIntake: Sendable {
                 guard !state.closed else { return (.closed, false) }
                 guard state.settings.enabled else {
                     state.accepted += 1
-                state.pausedDrops += 1
+                    state.pausedDrops += 1
                     return (.paused, state.shouldSignal())
                 }
                 guard state.liveCount < state.capacity else { return (.full, false) }
@@ -209,7 +209,7 @@ final class EventIntake: Sendable {
                     _ = Self.push(build(state.identity), into: &state)
                 } else {
                     state.accepted += 1
-                state.pausedDrops += 1
+                    state.pausedDrops += 1
                 }
             }
             return state.shouldSignal()

@@ -225,7 +225,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         if let new = drain.settings {
             if drain.pausedSinceLastDrain, new.enabled, settings.enabled {
                 // Paused and resumed between two drains: the resume still uploads.
-                change(to: EventIntake.Settings(enabled: false, flushAt: new.flushAt, flushInterval: new.flushInterval), at: now, &actions)
+                change(
+                    to: EventIntake.Settings(enabled: false, flushAt: new.flushAt, flushInterval: new.flushInterval),
+                    at: now, &actions)
             }
             change(to: new, at: now, &actions)
         }
@@ -362,7 +364,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     /// Starts a pass, or merges into the running pass's single follow-up.
     private mutating func request(exhaustive: Bool, waiters: [UInt64], _ actions: inout [PipelineAction]) {
         guard settings.enabled else {
-            for waiter in waiters { actions.append(.resume(waiter, result(for: waiter, base: .init(outcome: .paused)))) }
+            for waiter in waiters {
+                actions.append(.resume(waiter, result(for: waiter, base: .init(outcome: .paused))))
+            }
             return
         }
         guard rules.hasTransport else {

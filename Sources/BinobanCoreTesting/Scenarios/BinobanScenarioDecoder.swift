@@ -105,7 +105,8 @@ public enum BinobanScenarioDecoder: Sendable {
             case "dropNewest": config.backpressure = .dropNewest
             case "wait": config.backpressure = .wait
             default:
-                throw Failure(path: "config.backpressure", message: "expected \"dropOldest\", \"dropNewest\" or \"wait\"")
+                throw Failure(
+                    path: "config.backpressure", message: "expected \"dropOldest\", \"dropNewest\" or \"wait\"")
             }
         }
         if let value = try reader.integer("wallClockStartMs") { config.wallClockStartMs = Int64(value) }

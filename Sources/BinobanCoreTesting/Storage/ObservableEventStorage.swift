@@ -66,7 +66,6 @@ public actor ObservableEventStorage: BinobanEventStorage {
         return report
     }
 
-
     /// Forwards to the wrapped storage.
     public func closeOpenBatch() async throws { try await base.closeOpenBatch() }
 

@@ -1,0 +1,18 @@
+/// Everything a driver is made of, gathered by the factory.
+struct PipelineParts: Sendable {
+    var intake: EventIntake
+    var waiters: FlushWaiters
+    var reporter: ErrorReporter
+    var configuration: Configuration
+    var rules: PipelineRules
+    var requestBuilder: UploadRequestBuilder
+    var keyValueStore: (any BinobanKeyValueStore)?
+    /// Opens the storage (blocking I/O: run on the storage worker). The fallback is the factory's decision.
+    var openStorage: @Sendable () -> any BinobanEventStorage
+    var worker: StorageWorker
+    var instanceId: String
+    /// The statistics the facade reads, published after every step.
+    var statistics: LockedValue<BinobanStatistics>
+    /// Called once when the driver stops (releases the storage directory claim).
+    var onStop: @Sendable () -> Void
+}

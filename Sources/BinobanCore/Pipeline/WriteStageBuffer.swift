@@ -1,0 +1,73 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The driver's side of the write stage: the events of the current drain, encoded and handed to storage a chunk
+/// at a time, and the suffix a full storage refused (kept for the next append until the machine says to drop it).
+struct WriteStageBuffer {
+    /// Events encoded and handed to storage per append.
+    static var chunkSize: Int { 2048 }
+
+    private let encoder: EventEncoder
+    private var timestamps = TimestampFormatter()
+    private var drain = EventIntake.Drain()
+    /// How many events of the drain were encoded.
+    private var encoded = 0
+    /// The chunk being appended, or the refused suffix.
+    private(set) var chunk: [Data] = []
+
+    init(encoder: EventEncoder) {
+        self.encoder = encoder
+    }
+
+    /// Whether events of the drain remain to be stored.
+    var hasMore: Bool { !chunk.isEmpty || encoded < drain.events.count }
+
+    /// Takes everything the intake holds (handing the previous drain's buffer back for reuse).
+    mutating func take(from intake: EventIntake) -> PipelineDrain {
+        intake.recycle(drain.buffer)
+        drain = intake.take()
+        encoded = 0
+        return drain.summary
+    }
+
+    /// The events to append next: the refused suffix, or the next chunk encoded now.
+    mutating func nextChunk() -> [Data] {
+        guard chunk.isEmpty else { return chunk }
+        let events = drain.events
+        let start = events.startIndex + encoded
+        let end = min(start + Self.chunkSize, events.endIndex)
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(4096)
+        chunk.reserveCapacity(end - start)
+        for event in events[start..<end] {
+            scratch.removeAll(keepingCapacity: true)
+            encoder.encode(event, to: &scratch, timestamps: &timestamps)
+            chunk.append(Data(scratch))
+        }
+        encoded = end - events.startIndex
+        return chunk
+    }
+
+    /// The storage took the chunk but its refused suffix; returns the bytes it stored.
+    mutating func stored(_ report: BinobanStorageWriteReport) -> Int {
+        let taken = chunk.count - report.refusedEvents
+        let bytes = chunk.prefix(taken).reduce(0) { $0 + $1.count }
+        chunk.removeFirst(taken)
+        return bytes
+    }
+
+    /// The append failed: the chunk is dropped; returns how many of its events were lost.
+    mutating func failed(storedBeforeFailure: Int) -> Int {
+        let lost = max(0, chunk.count - storedBeforeFailure)
+        chunk = []
+        return lost
+    }
+
+    /// Drops the refused suffix (the machine counted it).
+    mutating func discardRefused() {
+        chunk = []
+    }
+}
