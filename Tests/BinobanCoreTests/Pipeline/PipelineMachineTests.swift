@@ -1,0 +1,324 @@
+import BinobanCoreTesting
+import Testing
+
+@testable import BinobanCore
+
+/// Drives a ``PipelineMachine`` on virtual time: every input is stamped with `now`, every action recorded.
+private struct MachineRig {
+    typealias Instant = ManualClock.Instant
+    var machine: PipelineMachine<Instant>
+    var now = Instant(offset: .zero)
+
+    init(
+        flushAt: Int = 20, maxRetries: Int = 3, concurrent: Int = 1, backpressure: BinobanBackpressure = .dropOldest,
+        retryAfterLimit: Duration = .seconds(600), hasTransport: Bool = true
+    ) {
+        let rules = PipelineRules(
+            maxFilesPerFlush: 20, maxRetries: maxRetries,
+            backoff: BackoffSchedule(baseMillis: 1000, factor: 2, maxMillis: 60_000), retryAfterLimit: retryAfterLimit,
+            maxConcurrentUploads: concurrent, backpressure: backpressure, hasTransport: hasTransport)
+        machine = PipelineMachine(
+            rules: rules, settings: .init(enabled: true, flushAt: flushAt, flushInterval: .seconds(3600)))
+    }
+
+    mutating func feed(_ input: PipelineInput<Instant>) -> [PipelineAction] {
+        machine.handle(input, at: now)
+    }
+
+    mutating func at(_ milliseconds: Int64, _ input: PipelineInput<Instant>) -> [PipelineAction] {
+        now = Instant(offset: .milliseconds(milliseconds))
+        return machine.handle(input, at: now)
+    }
+
+    /// Starts on an empty storage: the startup pass lists nothing and ends.
+    mutating func startEmpty() {
+        #expect(feed(.started) == [.list(limit: 20)])
+        #expect(feed(.listed([])) == [])
+    }
+
+    /// Writes `count` events in one drain with the given tickets; returns the actions after the write.
+    mutating func write(
+        _ count: Int, tickets: [EventIntake.FlushTicket] = [], report: BinobanStorageWriteReport? = nil
+    ) -> [PipelineAction] {
+        #expect(feed(.intakeHasWork) == [.takeDrain])
+        var drain = PipelineDrain()
+        drain.eventCount = count
+        drain.acceptedEvents = count
+        drain.tickets = tickets
+        let actions = feed(.drained(drain))
+        #expect(actions.contains { if case .write = $0 { true } else { false } })
+        return feed(
+            .written(
+                report ?? BinobanStorageWriteReport(storedEvents: count), storedBytes: count * 10, moreInDrain: false))
+    }
+
+    /// Reads then sends `id`: returns the actions after the read.
+    mutating func readAndSend(_ id: BinobanBatchID, events: Int = 1) -> [PipelineAction] {
+        feed(.read(id, eventCount: events, bytes: events * 10))
+    }
+}
+
+private let b1 = BinobanBatchID(sequence: 1)
+private let b2 = BinobanBatchID(sequence: 2)
+
+private func reports(_ actions: [PipelineAction]) -> [(BinobanError.Kind, Int)] {
+    actions.compactMap { if case .report(let kind, _, let count) = $0 { (kind, count) } else { nil } }
+}
+
+@Suite("Pipeline machine")
+struct PipelineMachineTests {
+    @Test("A count flush lists, reads and sends one batch; a 2xx deletes it and counts it uploaded")
+    func countFlushUploads() {
+        var rig = MachineRig(flushAt: 2)
+        rig.startEmpty()
+        #expect(rig.write(2) == [.list(limit: 20)])
+        #expect(rig.feed(.listed([b1])) == [.read(b1)])
+        #expect(rig.readAndSend(b1, events: 2) == [.send(b1)])
+        #expect(rig.feed(.answered(b1, status: 200, retryAfter: nil, jitter: 0)) == [.remove(b1)])
+        #expect(rig.feed(.removed(b1)) == [])
+        let stats = rig.machine.statistics
+        #expect(stats.acceptedEvents == 2)
+        #expect(stats.storedEvents == 2)
+        #expect(stats.uploadedEvents == 2)
+        #expect(stats.queuedEvents == 0)
+        #expect(stats.requests.accepted == 1)
+        #expect(rig.machine.isQuiet)
+    }
+
+    @Test("Retry-After: no request of that batch or any other inside the window, even across flushes")
+    func retryAfterEverywhere() {
+        var rig = MachineRig(flushAt: 1000, maxRetries: 0)
+        rig.startEmpty()
+        #expect(rig.write(1, tickets: [.init(waiterID: 7)]) == [.list(limit: 20)])
+        #expect(rig.feed(.listed([b1])) == [.read(b1)])
+        #expect(rig.readAndSend(b1) == [.send(b1)])
+        // 429 with Retry-After 10 s and no retries left: the flush ends, the batch is kept.
+        let answer = rig.at(0, .answered(b1, status: 429, retryAfter: .seconds(10), jitter: 0))
+        #expect(answer.contains(.forget(b1)))
+        #expect(answer.contains { if case .resume(7, let r) = $0 { r.outcome == .keptForRetry } else { false } })
+        // A new flush 1 s later waits for the window: no listing, no request.
+        #expect(rig.at(1000, .intakeHasWork) == [.takeDrain])
+        var drain = PipelineDrain()
+        drain.tickets = [.init(waiterID: nil)]
+        #expect(rig.feed(.drained(drain)) == [])
+        #expect(rig.machine.nextDeadline == MachineRig.Instant(offset: .seconds(10)))
+        #expect(rig.at(9999, .timerFired) == [])
+        #expect(rig.at(10_000, .timerFired) == [.list(limit: 20)])
+    }
+
+    @Test("Backoff grows across flushes during an outage, up to the cap, and resets at the first success")
+    func backoffAcrossPasses() {
+        var rig = MachineRig(flushAt: 1000, maxRetries: 0)
+        rig.startEmpty()
+        #expect(rig.write(1) == [])
+        var gates: [Int64] = []
+        var time: Int64 = 0
+        for _ in 0..<8 {
+            var drain = PipelineDrain()
+            drain.tickets = [.init(waiterID: nil)]
+            _ = rig.at(time, .intakeHasWork)
+            var actions = rig.feed(.drained(drain))
+            if let gate = rig.machine.gateUntil {
+                // Still inside the backoff of the previous failure: the flush waits for it.
+                #expect(actions.isEmpty)
+                time =
+                    Int64(gate.offset.components.seconds) * 1000 + gate.offset.components.attoseconds
+                    / 1_000_000_000_000_000
+                actions = rig.at(time, .timerFired)
+            }
+            #expect(actions == [.list(limit: 20)])
+            #expect(rig.feed(.listed([b1])) == [.read(b1)])
+            #expect(rig.readAndSend(b1) == [.send(b1)])
+            _ = rig.feed(.answered(b1, status: 503, retryAfter: nil, jitter: 0.999_999))
+            let gate = rig.machine.gateUntil.map { rig.now.duration(to: $0) } ?? .zero
+            gates.append(gate.components.seconds * 1000 + gate.components.attoseconds / 1_000_000_000_000_000)
+        }
+        // Full-jitter ceilings 1, 2, 4 … 60 s (jitter just below 1): the streak carries across flushes.
+        #expect(gates == [999, 1999, 3999, 7999, 15_999, 31_999, 59_999, 59_999])
+        #expect(rig.machine.failureStreak == 8)
+        // A success resets the streak.
+        time += 60_000
+        _ = rig.at(time, .timerFired)
+        var drain = PipelineDrain()
+        drain.tickets = [.init(waiterID: nil)]
+        _ = rig.feed(.intakeHasWork)
+        #expect(rig.feed(.drained(drain)) == [.list(limit: 20)])
+        _ = rig.feed(.listed([b1]))
+        _ = rig.readAndSend(b1)
+        _ = rig.feed(.answered(b1, status: 200, retryAfter: nil, jitter: 0.5))
+        #expect(rig.machine.failureStreak == 0)
+        #expect(rig.machine.gateUntil == nil)
+    }
+
+    @Test("A batch evicted while it is sent counts as delivered when the server takes it, as evicted when not")
+    func evictionInFlight() {
+        for status in [200, 500] {
+            var rig = MachineRig(flushAt: 1, maxRetries: 3)
+            rig.startEmpty()
+            _ = rig.write(1)
+            _ = rig.feed(.listed([b1]))
+            #expect(rig.readAndSend(b1, events: 5) == [.send(b1)])
+            // A write evicts b1 (5 events) and b0 (3 events, not being uploaded) while b1's request is out.
+            var report = BinobanStorageWriteReport(storedEvents: 1, evictedBatches: 2, evictedEvents: 8)
+            report.evictedBatchEvents = [b1: 5, BinobanBatchID(sequence: 0): 3]
+            var drain = PipelineDrain()
+            drain.eventCount = 1
+            _ = rig.feed(.intakeHasWork)
+            _ = rig.feed(.drained(drain))
+            let written = rig.feed(.written(report, storedBytes: 10, moreInDrain: false))
+            #expect(reports(written).contains { $0 == (.storageEviction, 3) })
+            #expect(rig.machine.statistics.dropped.storageEviction == 3)
+            let answer = rig.feed(.answered(b1, status: status, retryAfter: nil, jitter: 0))
+            if status == 200 {
+                #expect(answer.contains(.forget(b1)))
+                #expect(!answer.contains(.remove(b1)))
+                #expect(rig.machine.statistics.uploadedEvents == 5)
+                #expect(rig.machine.statistics.dropped.storageEviction == 3)
+            } else {
+                #expect(reports(answer).contains { $0 == (.storageEviction, 5) })
+                #expect(rig.machine.statistics.dropped.storageEviction == 8)
+                #expect(rig.machine.statistics.uploadedEvents == 0)
+            }
+            #expect(rig.machine.work.isEmpty)
+        }
+    }
+
+    @Test("A batch evicted before it was read is counted once, and the pass goes on with the next one")
+    func evictionOfQueuedBatch() {
+        var rig = MachineRig(flushAt: 1)
+        rig.startEmpty()
+        _ = rig.write(1)
+        #expect(rig.feed(.listed([b1, b2])) == [.read(b1)])
+        var report = BinobanStorageWriteReport(storedEvents: 1, evictedBatches: 1, evictedEvents: 4)
+        report.evictedBatchEvents = [b2: 4]
+        var drain = PipelineDrain()
+        drain.eventCount = 1
+        _ = rig.feed(.intakeHasWork)
+        _ = rig.feed(.drained(drain))
+        let written = rig.feed(.written(report, storedBytes: 10, moreInDrain: false))
+        #expect(reports(written).map(\.0) == [.storageEviction])
+        #expect(rig.machine.work.map(\.id) == [b1])
+        // A batch that vanished for another reason is skipped, not a storage failure.
+        #expect(reports(rig.feed(.vanished(b1))).isEmpty)
+        #expect(rig.machine.statistics.dropped.storageEviction == 4)
+    }
+
+    @Test("Backpressure wait: a refused suffix is held until an upload frees room, then written again")
+    func waitHoldsRefused() {
+        var rig = MachineRig(flushAt: 1000, backpressure: .wait)
+        rig.startEmpty()
+        _ = rig.feed(.intakeHasWork)
+        var drain = PipelineDrain()
+        drain.eventCount = 10
+        #expect(rig.feed(.drained(drain)) == [.write(.refuse)])
+        let held = rig.feed(.written(.init(storedEvents: 4, refusedEvents: 6), storedBytes: 40, moreInDrain: true))
+        #expect(held == [.list(limit: 20)])
+        #expect(rig.feed(.intakeHasWork) == [])  // the intake waits while the write stage holds events
+        #expect(rig.feed(.listed([b1])) == [.read(b1)])
+        _ = rig.readAndSend(b1, events: 4)
+        #expect(rig.feed(.answered(b1, status: 200, retryAfter: nil, jitter: 0)) == [.remove(b1)])
+        #expect(rig.feed(.removed(b1)) == [.write(.refuse)])
+        #expect(rig.machine.statistics.dropped.total == 0)
+    }
+
+    @Test("Backpressure dropNewest: the refused events are dropped, counted and reported with their number")
+    func dropNewestCounts() {
+        var rig = MachineRig(flushAt: 1000, backpressure: .dropNewest)
+        rig.startEmpty()
+        _ = rig.feed(.intakeHasWork)
+        var drain = PipelineDrain()
+        drain.eventCount = 10
+        #expect(rig.feed(.drained(drain)) == [.write(.refuse)])
+        let actions = rig.feed(.written(.init(storedEvents: 4, refusedEvents: 6), storedBytes: 40, moreInDrain: false))
+        #expect(actions.contains(.discardRefused))
+        #expect(reports(actions).contains { $0 == (.storageFull, 6) })
+        #expect(rig.machine.statistics.dropped.storageFull == 6)
+    }
+
+    @Test("dropOldest waits for uploads while they work, and evicts once they fail")
+    func dropOldestHybrid() {
+        var rig = MachineRig(flushAt: 1000, maxRetries: 3)
+        rig.startEmpty()
+        _ = rig.feed(.intakeHasWork)
+        var drain = PipelineDrain()
+        drain.eventCount = 10
+        #expect(rig.feed(.drained(drain)) == [.write(.refuse)])
+        #expect(
+            rig.feed(.written(.init(storedEvents: 4, refusedEvents: 6), storedBytes: 40, moreInDrain: true))
+                == [.list(limit: 20)])
+        _ = rig.feed(.listed([b1]))
+        _ = rig.readAndSend(b1, events: 4)
+        // The upload fails: the held events are written now, evicting the oldest batches.
+        #expect(rig.feed(.answered(b1, status: 503, retryAfter: nil, jitter: 0.5)).contains(.write(.evictOldest)))
+    }
+
+    @Test("An awaited flush's result says how many events were dropped since the previous result")
+    func flushResultCountsDrops() {
+        var rig = MachineRig(flushAt: 1000, hasTransport: true)
+        rig.startEmpty()
+        _ = rig.feed(.intakeHasWork)
+        var drain = PipelineDrain()
+        drain.overflowDrops = 7
+        drain.pausedDrops = 2
+        drain.tickets = [.init(waiterID: 1)]
+        let actions = rig.feed(.drained(drain))
+        #expect(reports(actions).contains { $0 == (.writeStageOverflow, 7) })
+        #expect(reports(actions).contains { $0 == (.pausedDrop, 2) })
+        #expect(actions == actions.filter { if case .report = $0 { true } else { $0 == .list(limit: 20) } })
+        let result = rig.feed(.listed([]))
+        #expect(result == [.resume(1, BinobanFlushResult(outcome: .completed, droppedEvents: 9))])
+    }
+
+    @Test("Two uploads run at once when allowed; a Retry-After on one holds the other's retry too")
+    func concurrentUploads() {
+        var rig = MachineRig(flushAt: 1, concurrent: 2)
+        rig.startEmpty()
+        _ = rig.write(1)
+        #expect(rig.feed(.listed([b1, b2])) == [.read(b1), .read(b2)])
+        #expect(rig.readAndSend(b1) == [.send(b1)])
+        #expect(rig.readAndSend(b2) == [.send(b2)])
+        _ = rig.at(0, .answered(b1, status: 503, retryAfter: .seconds(5), jitter: 0))
+        #expect(rig.at(10, .answered(b2, status: 500, retryAfter: nil, jitter: 0)) == [])
+        #expect(rig.at(4999, .timerFired) == [])
+        #expect(rig.at(5000, .timerFired) == [.send(b1), .send(b2)])
+    }
+
+    @Test("Shutdown writes what the intake held, then stops at the deadline: uploads cancelled, waiters told")
+    func shutdownDeadline() {
+        var rig = MachineRig(flushAt: 1000)
+        rig.startEmpty()
+        #expect(rig.at(0, .stop(deadline: MachineRig.Instant(offset: .seconds(2)))) == [])
+        _ = rig.feed(.intakeHasWork)
+        var drain = PipelineDrain()
+        drain.eventCount = 1
+        drain.tickets = [.init(waiterID: 3)]
+        drain.closed = true
+        _ = rig.feed(.drained(drain))
+        #expect(rig.feed(.written(.init(storedEvents: 1), storedBytes: 10, moreInDrain: false)) == [.list(limit: 20)])
+        _ = rig.feed(.listed([b1]))
+        _ = rig.readAndSend(b1)
+        let stopped = rig.at(2000, .timerFired)
+        #expect(stopped.first == .cancelUploads)
+        #expect(stopped.contains { if case .resume(3, let r) = $0 { r.outcome == .interrupted } else { false } })
+        #expect(stopped.last == .finish)
+        #expect(rig.machine.phase == .stopped)
+    }
+
+    @Test("Pausing resolves awaiting flushes as paused; resuming lists again and re-arms the interval")
+    func pauseAndResume() {
+        var rig = MachineRig(flushAt: 1000)
+        rig.startEmpty()
+        _ = rig.write(1, tickets: [.init(waiterID: 4)])
+        var drain = PipelineDrain()
+        drain.settings = .init(enabled: false, flushAt: 1000, flushInterval: .seconds(3600))
+        _ = rig.feed(.intakeHasWork)
+        let paused = rig.feed(.drained(drain))
+        #expect(paused.contains { if case .resume(4, let r) = $0 { r.outcome == .paused } else { false } })
+        #expect(rig.machine.intervalDeadline == nil)
+        _ = rig.feed(.listed([b1]))  // the listing asked before the pause comes back: nothing is sent
+        drain.settings?.enabled = true
+        _ = rig.feed(.intakeHasWork)
+        #expect(rig.at(100, .drained(drain)).contains(.read(b1)))
+        #expect(rig.machine.intervalDeadline == MachineRig.Instant(offset: .milliseconds(3_600_100)))
+    }
+}
