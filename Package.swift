@@ -102,8 +102,8 @@ let package = Package(
         .testTarget(
             name: "TransportTests",
             dependencies: [
-                "FalconCore", "FalconCoreURLSession", "BinobanCore", "BinobanCoreURLSession", "LoopbackHTTP",
-                "TestSupport", "URLSessionTransportSupport",
+                "FalconCore", "FalconCoreURLSession", "BinobanCore", "BinobanCoreURLSession", "BinobanCoreTesting",
+                "LoopbackHTTP", "TestSupport", "URLSessionTransportSupport",
             ],
             swiftSettings: strictSettings
         ),
