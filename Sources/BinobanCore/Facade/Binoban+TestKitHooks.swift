@@ -6,6 +6,12 @@ extension Binoban {
         await runtime?.driver.waitUntilQuiet()
     }
 
+    /// How long from now until the pipeline's next timer fires, if one is armed; a test kit on a manual clock
+    /// advances by exactly this much to step through the pipeline's deadlines.
+    package func timeUntilNextDeadline() async -> Duration? {
+        await runtime?.driver.timeUntilNextDeadline()
+    }
+
     /// An awaited flush whose result is handed to `onResult` synchronously, at the pipeline step that resolves
     /// it (a task awaiting `flush()` would see it later, after the manual clock may have moved on).
     package func flush(onResult: @escaping @Sendable (BinobanFlushResult) -> Void) {

@@ -66,6 +66,10 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         if !isQuiet { await withCheckedContinuation { quietWaiters.append($0) } }
     }
 
+    func timeUntilNextDeadline() async -> Duration? {
+        timer.map { max(.zero, clock.now.duration(to: $0.deadline)) }
+    }
+
     private var isQuiet: Bool {
         let now = clock.now
         return finished
@@ -110,8 +114,8 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         case .list(let limit):
             io { storage in
                 do {
-                    try await storage.closeOpenBatch()
-                    return .listed(try await storage.finishedBatches(limit: limit))
+                    let closed = try await storage.closeOpenBatch()
+                    return .listed(try await storage.finishedBatches(limit: limit), closed: closed)
                 } catch {
                     return .listFailed("\(error)")
                 }

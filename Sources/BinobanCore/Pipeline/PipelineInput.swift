@@ -11,8 +11,8 @@ enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     case written(BinobanStorageWriteReport, storedBytes: Int, moreInDrain: Bool)
     /// An append failed: `lost` events of the chunk were not stored (the driver discarded them).
     case writeFailed(lost: Int, moreInDrain: Bool, message: String)
-    /// The open batch was closed and the finished batches listed, oldest first.
-    case listed([BinobanBatchID])
+    /// The open batch was closed (`closed` says what that evicted) and the finished batches listed, oldest first.
+    case listed([BinobanBatchID], closed: BinobanStorageWriteReport = .init())
     /// Closing or listing failed.
     case listFailed(String)
     /// A batch was read and is held by the driver, ready to send.

@@ -149,8 +149,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             drainRemaining = moreInDrain
             statistics.dropped.storageFailure += lost
             actions.append(.report(.storage, "\(lost) events could not be stored: \(message)", eventCount: lost))
-        case .listed(let ids):
+        case .listed(let ids, let closed):
             listing = false
+            recordEvictions(closed, &actions)
             let known = Set(work.map(\.id))
             work += ids.filter { !known.contains($0) }.map { UploadItem(id: $0) }
             let full = ids.count >= rules.maxFilesPerFlush

@@ -129,7 +129,11 @@ public protocol BinobanEventStorage: Sendable {
     func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour) async throws -> BinobanStorageWriteReport
 
     /// Closes the open batch, if it holds any event, so that it becomes uploadable.
-    func closeOpenBatch() async throws
+    ///
+    /// - Returns: the batches this close evicted to respect the caps (and any eviction not reported yet), so
+    ///   that every dropped event is counted.
+    @discardableResult
+    func closeOpenBatch() async throws -> BinobanStorageWriteReport
 
     /// The finished batches, oldest first, at most `limit` of them.
     func finishedBatches(limit: Int) async throws -> [BinobanBatchID]

@@ -100,10 +100,15 @@ public actor InMemoryEventStorage: BinobanEventStorage {
         return forecast.fittingPrefix(of: events.lazy.map(\.count))
     }
 
-    /// Closes the open batch if it holds any event. Batches evicted by this are reported by the next append.
-    public func closeOpenBatch() async throws {
-        finish(&unreportedEvictions)
-        evict(&unreportedEvictions)
+    /// Closes the open batch if it holds any event; returns the batches that evicted (and any eviction not
+    /// reported yet).
+    @discardableResult
+    public func closeOpenBatch() async throws -> BinobanStorageWriteReport {
+        var report = unreportedEvictions
+        unreportedEvictions = BinobanStorageWriteReport()
+        finish(&report)
+        evict(&report)
+        return report
     }
 
     /// The finished batches, oldest first, at most `limit`.

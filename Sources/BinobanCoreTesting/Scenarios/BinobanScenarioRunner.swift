@@ -122,11 +122,11 @@ public enum BinobanScenarioRunner: Sendable {
             mismatch: BinobanScenarioMatcher.firstMismatch(expected: scenario.expect, observed: observed))
     }
 
-    /// Moves the clock to `target` one sleeper deadline at a time, letting the pipeline settle after each.
+    /// Moves the clock to `target` one pipeline deadline at a time, letting the pipeline settle after each.
     private static func advance(_ clock: ManualClock, to target: ManualClock.Instant, _ binoban: Binoban) async {
         await binoban.waitUntilQuiet()
-        while let next = clock.sleeperDeadlines.first, next <= target {
-            clock.advance(by: clock.now.duration(to: max(next, clock.now)))
+        while let wait = await binoban.timeUntilNextDeadline(), clock.now.advanced(by: wait) <= target {
+            clock.advance(by: wait)
             await binoban.waitUntilQuiet()
         }
         if clock.now < target { clock.advance(by: clock.now.duration(to: target)) }
@@ -140,8 +140,8 @@ public enum BinobanScenarioRunner: Sendable {
     ) async {
         await binoban.waitUntilQuiet()
         var hops = 0
-        while flushes.pending > 0, hops < 10_000, let next = clock.sleeperDeadlines.first {
-            clock.advance(by: clock.now.duration(to: max(next, clock.now)))
+        while flushes.pending > 0, hops < 10_000, let wait = await binoban.timeUntilNextDeadline() {
+            clock.advance(by: wait)
             await binoban.waitUntilQuiet()
             hops += 1
         }

@@ -67,7 +67,8 @@ public actor ObservableEventStorage: BinobanEventStorage {
     }
 
     /// Forwards to the wrapped storage.
-    public func closeOpenBatch() async throws { try await base.closeOpenBatch() }
+    @discardableResult
+    public func closeOpenBatch() async throws -> BinobanStorageWriteReport { try await base.closeOpenBatch() }
 
     /// Forwards to the wrapped storage.
     public func finishedBatches(limit: Int) async throws -> [BinobanBatchID] {

@@ -130,7 +130,11 @@ struct LedgerStorage: BinobanEventStorage {
         return report
     }
 
-    func closeOpenBatch() async throws { try await base.closeOpenBatch() }
+    func closeOpenBatch() async throws -> BinobanStorageWriteReport {
+        let report = try await base.closeOpenBatch()
+        ledger.confirm(report)
+        return report
+    }
 
     func finishedBatches(limit: Int) async throws -> [BinobanBatchID] { try await base.finishedBatches(limit: limit) }
 

@@ -26,10 +26,11 @@ private actor EvictionCountingStorage: BinobanEventStorage {
         return report
     }
 
-    func closeOpenBatch() async throws {
-        try await base.closeOpenBatch()
-        // Evictions made by a close are returned by the next append; collect them now.
-        _ = try await append([], whenFull: .evictOldest)
+    func closeOpenBatch() async throws -> BinobanStorageWriteReport {
+        let report = try await base.closeOpenBatch()
+        evictedEvents += report.evictedEvents
+        evictedBatches += report.evictedBatches
+        return report
     }
 
     func finishedBatches(limit: Int) async throws -> [BinobanBatchID] { try await base.finishedBatches(limit: limit) }

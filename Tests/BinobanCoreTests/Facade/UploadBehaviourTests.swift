@@ -225,6 +225,6 @@ func requestFlush(_ binoban: Binoban) {
 extension InMemoryEventStorage {
     /// Closes the open batch so that the next event starts a new one.
     func closeOpenBatchForTest() async {
-        try? await closeOpenBatch()
+        _ = try? await closeOpenBatch()
     }
 }

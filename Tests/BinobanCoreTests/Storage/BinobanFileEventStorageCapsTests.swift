@@ -45,8 +45,7 @@ struct BinobanFileEventStorageCapsTests {
                 total.evictedBatches += report.evictedBatches
                 total.evictedEvents += report.evictedEvents
             }
-            try await storage.closeOpenBatch()
-            let closing = try await storage.append([])  // evictions made while closing come with the next report
+            let closing = try await storage.closeOpenBatch()  // a close reports the evictions it made
             total.evictedBatches += closing.evictedBatches
             total.evictedEvents += closing.evictedEvents
 
@@ -106,12 +105,11 @@ struct BinobanFileEventStorageCapsTests {
             #expect(try await TestEvents.storedIndices(storage) == held)
             // Evicting instead makes room by deleting the oldest batch, named in the report.
             let evicting = try await storage.append([TestEvents.event(501)], whenFull: .evictOldest)
-            try await storage.closeOpenBatch()
             #expect(evicting.storedEvents == 1)
-            // The close finished a third batch and evicted the oldest; the next append reports it by name.
-            let next = try await storage.append([TestEvents.event(502)], whenFull: .evictOldest)
-            #expect(next.evictedBatchEvents.keys.contains(BinobanBatchID(sequence: 1)))
-            #expect(next.evictedBatches == next.evictedBatchEvents.count)
+            // The close finishes a third batch and evicts the oldest; it reports it by name.
+            let closing = try await storage.closeOpenBatch()
+            #expect(closing.evictedBatchEvents.keys.contains(BinobanBatchID(sequence: 1)))
+            #expect(closing.evictedBatches == closing.evictedBatchEvents.count)
         }
     }
 }

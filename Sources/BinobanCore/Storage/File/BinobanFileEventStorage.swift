@@ -255,9 +255,19 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         return forecast.fittingPrefix(of: events.lazy.map(\.count))
     }
 
-    /// Finishes the open batch, if it holds any event, so that it becomes uploadable.
-    public func closeOpenBatch() throws {
-        try finishOpenBatch(report: &unreportedEvictions)
+    /// Finishes the open batch, if it holds any event, so that it becomes uploadable; returns the batches that
+    /// evicted (and any eviction not reported yet, such as one made at open).
+    @discardableResult
+    public func closeOpenBatch() throws -> BinobanStorageWriteReport {
+        var report = unreportedEvictions
+        unreportedEvictions = BinobanStorageWriteReport()
+        do {
+            try finishOpenBatch(report: &report)
+        } catch {
+            unreportedEvictions.addEvictions(of: report)
+            throw error
+        }
+        return report
     }
 
     /// The finished batches, oldest first, at most `limit` of them (none when `limit` is zero or less).
