@@ -140,12 +140,12 @@ struct BinobanChaosTests {
         // Short backoffs keep the test quick; Retry-After windows are honoured at full length.
         configuration.backoffBaseMillis = 20
         configuration.backoffMaxMillis = 200
-        // Small batches (about 35 events) so that the mix meets a hundred requests and more.
-        configuration.storageLimits.maxBatchBytes = 20_000
+        // Small batches (about 17 events) so that the mix meets a hundred requests and more.
+        configuration.storageLimits.maxBatchBytes = 10_000
         configuration.errorHandler = { error in reports.withLock { $0.append(error) } }
         let binoban = Binoban.create(configuration: configuration)
 
-        let tracked = 3000
+        let tracked = 1500
         for index in 0..<tracked { binoban.track(name: "e\(index)", properties: ["i": .int(index)]) }
         // Awaited flushes end early when a batch is kept after its retries; flush again until all is settled.
         var rounds = 0
