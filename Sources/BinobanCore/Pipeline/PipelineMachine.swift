@@ -333,12 +333,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         if !new.enabled {
             guard old.enabled else { return }
             intervalDeadline = nil
-            let paused = BinobanFlushResult(outcome: .paused)
-            for waiter in (pass?.waiters ?? []) + (followUp?.waiters ?? []) {
-                actions.append(.resume(waiter, result(for: waiter, base: paused)))
-            }
-            pass = nil
-            followUp = nil
+            abandonPasses(.paused, &actions)
             work.removeAll { $0.state == .queued }
             return
         }
@@ -554,12 +549,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         if case .stopping(let deadline, false) = phase, now >= deadline {
             phase = .stopping(deadline: deadline, deadlinePassed: true)
             actions.append(.cancelUploads)
-            let interrupted = BinobanFlushResult(outcome: .interrupted)
-            for pending in (pass?.waiters ?? []) + (followUp?.waiters ?? []) {
-                actions.append(.resume(pending, result(for: pending, base: interrupted)))
-            }
-            pass = nil
-            followUp = nil
+            abandonPasses(.interrupted, &actions)
             work.removeAll { $0.state == .queued || $0.state == .ready }
         }
     }
@@ -637,12 +627,17 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         phase = .stopped
         intervalDeadline = nil
         gateUntil = nil
-        let interrupted = BinobanFlushResult(outcome: .interrupted)
-        for pending in (pass?.waiters ?? []) + (followUp?.waiters ?? []) {
-            actions.append(.resume(pending, result(for: pending, base: interrupted)))
+        abandonPasses(.interrupted, &actions)
+        actions.append(.finish)
+    }
+
+    /// Ends the running pass and its follow-up, resolving their waiters with `outcome`.
+    private mutating func abandonPasses(_ outcome: BinobanFlushResult.Outcome, _ actions: inout [PipelineAction]) {
+        let base = BinobanFlushResult(outcome: outcome)
+        for waiter in (pass?.waiters ?? []) + (followUp?.waiters ?? []) {
+            actions.append(.resume(waiter, result(for: waiter, base: base)))
         }
         pass = nil
         followUp = nil
-        actions.append(.finish)
     }
 }
