@@ -88,8 +88,14 @@ final class EventIntake: Sendable {
         }
     }
 
+    /// The driver's wake-up call. A struct around the closure: a bare closure held in a generic lock would be
+    /// re-abstracted (wrapped in two more thunks) at every `withLock`, growing slower and deeper on every call.
+    private struct WakeUp: Sendable {
+        let call: @Sendable () -> Void
+    }
+
     private let state: LockedValue<State>
-    private let onWork: LockedValue<(@Sendable () -> Void)?>
+    private let onWork: LockedValue<WakeUp?>
 
     init(identity: IdentityState, persistIdentity: Bool, capacity: Int, overflow: Overflow, settings: Settings) {
         state = LockedValue(
@@ -106,7 +112,7 @@ final class EventIntake: Sendable {
 
     /// Installs the driver's wake-up call; called at once if work is already waiting.
     func setOnWork(_ callback: @escaping @Sendable () -> Void) {
-        onWork.withLock { $0 = callback }
+        onWork.withLock { $0 = WakeUp(call: callback) }
         // Work that arrived before the callback was installed signalled no one.
         let pending = state.withLock { state -> Bool in
             state.signalled = state.hasWork
@@ -115,8 +121,13 @@ final class EventIntake: Sendable {
         if pending { callback() }
     }
 
+    /// Forgets the wake-up call (the driver stopped), so the intake no longer keeps the driver alive.
+    func removeOnWork() {
+        onWork.withLock { $0 = nil }
+    }
+
     private func signal() {
-        onWork.withLock { $0 }?()
+        onWork.withLock { $0 }?.call()
     }
 
     // MARK: Caller side

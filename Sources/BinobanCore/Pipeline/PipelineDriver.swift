@@ -250,6 +250,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         timer = nil
         for task in uploads.values { task.cancel() }
         parts.reporter.deliverPending()
+        parts.intake.removeOnWork()
         parts.onStop()
         for waiter in finishWaiters + quietWaiters { waiter.resume() }
         (finishWaiters, quietWaiters) = ([], [])

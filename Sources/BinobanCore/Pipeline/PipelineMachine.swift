@@ -40,6 +40,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         var eventCount = 0
         var bytes = 0
         var retries = 0
+        /// The backoff generation the last request of this batch was sent in.
+        var sentInGeneration = 0
         /// The storage evicted this batch while it was being read or sent; its events are counted as evicted
         /// only if it is not delivered.
         var evictedEvents: Int?
@@ -58,6 +60,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         var listedFull = false
         /// A batch was kept after its retries (or unreadable): the pass sends nothing more.
         var kept = false
+        /// A batch left storage during the pass (delivered or rejected): uploads are making progress.
+        var progressed = false
     }
 
     /// Counts at the moment an awaited flush was registered, to compute its result.
@@ -100,6 +104,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     /// A transient failure happened since the last final answer (or nothing was answered yet and the last
     /// attempt failed): a full storage then evicts instead of waiting for uploads to free room.
     private var uploadsFailing = false
+    /// Grows each time the failure streak grows. Only a request sent in the current generation can grow it, so
+    /// concurrent requests failing together count as one failure, not four.
+    private var backoffGeneration = 0
     private var baselines: [UInt64: Baseline] = [:]
     private var droppedAtLastResult = 0
     private(set) var intervalDeadline: Instant?
@@ -435,6 +442,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             failed(id, status: status, retryAfter: retryAfter, jitter: jitter, at: now, &actions)
             return
         }
+        pass?.progressed = true
         if item.evictedEvents != nil {
             // Already gone from storage: nothing to delete.
             _ = take(id)
@@ -449,8 +457,12 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         _ id: BinobanBatchID, status: Int?, retryAfter: Duration?, jitter: Double, at now: Instant,
         _ actions: inout [PipelineAction]
     ) {
-        failureStreak = min(failureStreak + 1, 64)
         uploadsFailing = true
+        let sentIn = work.first { $0.id == id }?.sentInGeneration ?? backoffGeneration
+        if sentIn == backoffGeneration {
+            failureStreak = min(failureStreak + 1, 64)
+            backoffGeneration += 1
+        }
         let delay = rules.backoff.delayMillis(forRetry: failureStreak, jitter: jitter, retryAfterSeconds: nil)
         var until = now.advanced(by: .milliseconds(delay))
         if let retryAfter, retryAfter > .zero {
@@ -588,6 +600,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             for index in work.indices where work[index].state == .ready {
                 if work[index].retries > 0 { statistics.retriedRequests += 1 }
                 work[index].state = .sending
+                work[index].sentInGeneration = backoffGeneration
                 actions.append(.send(work[index].id))
             }
             if var current = pass, current.needsListing, !listing, !current.kept {
@@ -615,6 +628,11 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         for waiter in current.waiters { actions.append(.resume(waiter, result(for: waiter, base: outcome))) }
         pass = followUp
         followUp = nil
+        // The count rule holds for what is already stored too: a backlog of flushAt events or more keeps
+        // uploading while uploads make progress, instead of waiting for the next trigger.
+        if pass == nil, current.progressed, !current.kept, statistics.queuedEvents >= settings.flushAt {
+            pass = Pass(exhaustive: false, waiters: [])
+        }
         if pass != nil { pumpUploads(at: now, &actions) }
     }
 

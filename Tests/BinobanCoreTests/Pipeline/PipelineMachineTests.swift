@@ -321,4 +321,36 @@ struct PipelineMachineTests {
         #expect(rig.at(100, .drained(drain)).contains(.read(b1)))
         #expect(rig.machine.intervalDeadline == MachineRig.Instant(offset: .milliseconds(3_600_100)))
     }
+
+    @Test("Requests failing together count as one failure: concurrent 503s grow the backoff once")
+    func concurrentFailuresGrowBackoffOnce() {
+        var rig = MachineRig(flushAt: 1, concurrent: 2)
+        rig.startEmpty()
+        _ = rig.write(1)
+        _ = rig.feed(.listed([b1, b2]))
+        _ = rig.readAndSend(b1)
+        _ = rig.readAndSend(b2)
+        _ = rig.feed(.answered(b1, status: 503, retryAfter: nil, jitter: 0.5))
+        _ = rig.feed(.answered(b2, status: 503, retryAfter: nil, jitter: 0.5))
+        #expect(rig.machine.failureStreak == 1)
+        #expect(rig.machine.gateUntil == MachineRig.Instant(offset: .milliseconds(500)))
+    }
+
+    @Test("A backlog of flushAt events or more keeps uploading after a full pass, without another trigger")
+    func backlogKeepsUploading() {
+        var rig = MachineRig(flushAt: 2)
+        rig.startEmpty()
+        // Four events stored (two batches' worth); the count trigger lists, the pass delivers one batch of two.
+        #expect(rig.write(4) == [.list(limit: 20)])
+        _ = rig.feed(.listed([b1]))
+        _ = rig.readAndSend(b1, events: 2)
+        _ = rig.feed(.answered(b1, status: 200, retryAfter: nil, jitter: 0))
+        // Two events are still queued (>= flushAt): the next pass starts as soon as this one ends.
+        #expect(rig.feed(.removed(b1)) == [.list(limit: 20)])
+        _ = rig.feed(.listed([b2]))
+        _ = rig.readAndSend(b2, events: 2)
+        _ = rig.feed(.answered(b2, status: 200, retryAfter: nil, jitter: 0))
+        #expect(rig.feed(.removed(b2)) == [])
+        #expect(rig.machine.statistics.queuedEvents == 0)
+    }
 }
