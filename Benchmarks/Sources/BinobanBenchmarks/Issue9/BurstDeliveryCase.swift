@@ -80,10 +80,12 @@ struct BurstDeliveryCase: BenchmarkCase {
         let cpu = processCPUSeconds() - cpuBefore
         let statistics = binoban.statistics
         await instance.finish()
+        let final = binoban.statistics
         let lost = count - tally.deliveredBench
         print(
             "  sample: \(format(elapsed)) s (track loop \(format(trackedSeconds)) s, CPU \(format(cpu)) s),\(flushText) "
                 + "lost \(lost) of \(count), duplicates \(tally.duplicates); statistics: \(statistics.digest); "
+                + "after shutdown: \(final.digest); "
                 + "reported: \(instance.reports.summary); load \(loadAverage())")
         return elapsed
     }
