@@ -38,7 +38,8 @@ struct BurstDeliveryCase: BenchmarkCase {
         let start = clock.now
         if awaitingRoom {
             for index in 0..<events {
-                await binoban.trackAwaitingRoom(name: CountingIngest.benchEventName, properties: DefaultInstance.properties(index))
+                await binoban.trackAwaitingRoom(
+                    name: CountingIngest.benchEventName, properties: DefaultInstance.properties(index))
             }
         } else {
             for index in 0..<events {
@@ -64,7 +65,9 @@ struct BurstDeliveryCase: BenchmarkCase {
                 break
             }
             if environment("BENCH_VERBOSE") != nil, delivered != lastCount, delivered / 10_000 != lastCount / 10_000 {
-                print("  t=\(format(seconds(from: start, to: clock.now))) s: delivered \(delivered); \(binoban.statistics.digest)")
+                print(
+                    "  t=\(format(seconds(from: start, to: clock.now))) s: delivered \(delivered); \(binoban.statistics.digest)"
+                )
             }
             if delivered != lastCount {
                 lastCount = delivered

@@ -77,7 +77,8 @@ extension BinobanStatistics {
         if dropped.paused > 0 { drops.append("paused \(dropped.paused)") }
         if dropped.storageFailure > 0 { drops.append("storageFailure \(dropped.storageFailure)") }
         let dropText = drops.isEmpty ? "0" : "\(dropped.total) (\(drops.joined(separator: ", ")))"
-        return "accepted \(acceptedEvents), stored \(storedEvents), uploaded \(uploadedEvents), queued \(queuedEvents), "
+        return
+            "accepted \(acceptedEvents), stored \(storedEvents), uploaded \(uploadedEvents), queued \(queuedEvents), "
             + "dropped \(dropText); requests ok \(requests.accepted) / transient \(requests.transientFailures) / "
             + "no answer \(requests.noAnswer) / rejected \(requests.rejected), retried \(retriedRequests)"
     }

@@ -18,7 +18,9 @@ enum HostileMixRun {
             return
         }
         defer { server.stop() }
-        print("hostile mix: seed \(seed), 1000 events/s for \(produceSeconds) s, grace \(graceSeconds) s; load \(loadAverage())")
+        print(
+            "hostile mix: seed \(seed), 1000 events/s for \(produceSeconds) s, grace \(graceSeconds) s; load \(loadAverage())"
+        )
         let instance = DefaultInstance(port: port)
         let binoban = instance.binoban
         let producer = PacedProducer()
@@ -29,13 +31,17 @@ enum HostileMixRun {
             group.addTask { await producer.run(into: binoban, perSecond: 1000, maxSeconds: produceSeconds) }
             let start = clock.now
             var lastReport = 0
-            while seconds(from: start, to: clock.now) < Double(produceSeconds) + 1, producer.count < produceSeconds * 1000 {
+            while seconds(from: start, to: clock.now) < Double(produceSeconds) + 1,
+                producer.count < produceSeconds * 1000
+            {
                 try? await Task.sleep(for: .milliseconds(250))
                 highestQueue = max(highestQueue, binoban.statistics.queuedEvents)
                 let elapsed = Int(seconds(from: start, to: clock.now))
                 if elapsed / 30 > lastReport {
                     lastReport = elapsed / 30
-                    print("  t=\(elapsed) s: produced \(producer.count), delivered \(ingest.deliveredBench), queued \(binoban.statistics.queuedEvents); load \(loadAverage())")
+                    print(
+                        "  t=\(elapsed) s: produced \(producer.count), delivered \(ingest.deliveredBench), queued \(binoban.statistics.queuedEvents); load \(loadAverage())"
+                    )
                 }
             }
             producer.stop()
@@ -54,8 +60,12 @@ enum HostileMixRun {
         await instance.finish()
         func share(_ part: Int) -> String { format(100 * Double(part) / Double(max(1, produced))) + " %" }
         print("produced \(produced); delivered at the end of production \(deliveredAtEnd) (\(share(deliveredAtEnd)))")
-        print("delivered after \(format(graceUsed)) s of grace: \(delivered) (\(share(delivered))); lost \(produced - delivered) (\(share(produced - delivered)))")
-        print("host told: statistics.dropped.total \(statistics.dropped.total); error reports: \(instance.reports.summary)")
+        print(
+            "delivered after \(format(graceUsed)) s of grace: \(delivered) (\(share(delivered))); lost \(produced - delivered) (\(share(produced - delivered)))"
+        )
+        print(
+            "host told: statistics.dropped.total \(statistics.dropped.total); error reports: \(instance.reports.summary)"
+        )
         print("statistics: \(statistics.digest); highest queue \(highestQueue) events")
         print(
             "ingest: \(tally.requests) requests: 200 \(tally.answered200), 500 \(tally.answered500), 429 \(tally.answered429), "

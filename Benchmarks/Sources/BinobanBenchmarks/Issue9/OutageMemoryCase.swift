@@ -26,7 +26,8 @@ struct OutageMemoryCase: BenchmarkCase {
         let clock = ContinuousClock()
         var highest = BacklogMemoryCase.residentBytes()
         for index in 0..<events {
-            await binoban.trackAwaitingRoom(name: CountingIngest.benchEventName, properties: DefaultInstance.properties(index))
+            await binoban.trackAwaitingRoom(
+                name: CountingIngest.benchEventName, properties: DefaultInstance.properties(index))
             if index % 10_000 == 9_999 { highest = max(highest, BacklogMemoryCase.residentBytes()) }
         }
         let deadline = clock.now.advanced(by: .seconds(120))

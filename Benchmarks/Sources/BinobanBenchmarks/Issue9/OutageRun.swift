@@ -42,14 +42,18 @@ enum OutageRun {
                 let elapsed = Int(seconds(from: start, to: clock.now))
                 if elapsed / 60 > lastReport {
                     lastReport = elapsed / 60
-                    print("  t=\(elapsed) s: produced \(producer.count), queued \(binoban.statistics.queuedEvents), dropped \(binoban.statistics.dropped.total), resident +\(format(Double(highestResident - baseline) / 1_048_576)) MiB; load \(loadAverage())")
+                    print(
+                        "  t=\(elapsed) s: produced \(producer.count), queued \(binoban.statistics.queuedEvents), dropped \(binoban.statistics.dropped.total), resident +\(format(Double(highestResident - baseline) / 1_048_576)) MiB; load \(loadAverage())"
+                    )
                 }
             }
             server = ingest.makeServer(port: port)
             restarted = (try? server.start()) != nil
             let recovered = clock.now
             backlog = producer.count
-            print("  up at t=\(Int(seconds(from: start, to: recovered))) s (restart \(restarted ? "ok" : "FAILED")): backlog \(backlog) tracked, delivered \(ingest.deliveredBench); load \(loadAverage())")
+            print(
+                "  up at t=\(Int(seconds(from: start, to: recovered))) s (restart \(restarted ? "ok" : "FAILED")): backlog \(backlog) tracked, delivered \(ingest.deliveredBench); load \(loadAverage())"
+            )
             while restarted, recovered.duration(to: clock.now) < .seconds(180) {
                 let tally = ingest.tally.withLock { $0 }
                 if tally.deliveredBench >= backlog {
@@ -71,10 +75,18 @@ enum OutageRun {
         let tally = ingest.tally.withLock { $0 }
         await instance.finish()
         server.stop()
-        print("produced \(produced), delivered \(delivered), lost \(produced - delivered), duplicates \(tally.duplicates)")
-        print("seconds from recovery until the \(backlog) events tracked before it were delivered: \(recoverySeconds.map(format) ?? "not within 180 s")")
-        print("host told: statistics.dropped.total \(statistics.dropped.total); error reports: \(instance.reports.summary)")
+        print(
+            "produced \(produced), delivered \(delivered), lost \(produced - delivered), duplicates \(tally.duplicates)"
+        )
+        print(
+            "seconds from recovery until the \(backlog) events tracked before it were delivered: \(recoverySeconds.map(format) ?? "not within 180 s")"
+        )
+        print(
+            "host told: statistics.dropped.total \(statistics.dropped.total); error reports: \(instance.reports.summary)"
+        )
         print("statistics: \(statistics.digest)")
-        print("highest queue \(highestQueue) events; highest resident \(format(Double(highestResident - baseline) / 1_048_576)) MiB above the run's baseline; load \(loadAverage())")
+        print(
+            "highest queue \(highestQueue) events; highest resident \(format(Double(highestResident - baseline) / 1_048_576)) MiB above the run's baseline; load \(loadAverage())"
+        )
     }
 }
