@@ -48,6 +48,10 @@ final class CountingIngest: Sendable {
     let tally = LockedValue(Tally())
     private let plan: LockedValue<IngestPlan>
     private let clock = ContinuousClock()
+    private let created = ContinuousClock.now
+    /// With `BENCH_VERBOSE` set, every request's arrival time (seconds since the ingest was created) and answer
+    /// are printed, to see where a run stalls.
+    private let tracesRequests = environment("BENCH_VERBOSE") != nil
 
     init(plan: IngestPlan = IngestPlan()) {
         self.plan = LockedValue(plan)
@@ -75,6 +79,7 @@ final class CountingIngest: Sendable {
             }
             return plan.withLock { $0.next() }
         }
+        if tracesRequests { print("  ingest t=\(format(seconds(from: created, to: now))) s: \(decision)") }
         switch decision {
         case .ok:
             guard let ids = Self.messageIds(in: request.body) else {
