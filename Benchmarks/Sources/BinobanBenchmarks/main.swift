@@ -10,9 +10,24 @@ import Darwin
 
 let samples = 5
 
+// BENCH_MODE=hostile or BENCH_MODE=outage runs one long issue 9 run instead of the cases.
+switch environment("BENCH_MODE") {
+case "hostile":
+    await HostileMixRun.run()
+    exit(0)
+case "outage":
+    await OutageRun.run()
+    exit(0)
+default:
+    break
+}
+
 // The memory cases run first, before the throughput cases have grown the heap.
 let baseline = BacklogMemoryCase.residentBytes()
 let cases: [any BenchmarkCase] = [
+    OutageMemoryCase(events: 0, baselineBytes: baseline),
+    OutageMemoryCase(events: 100_000, baselineBytes: baseline),
+    OutageMemoryCase(events: 1_000_000, baselineBytes: baseline),
     BacklogMemoryCase(events: 10_000, baselineBytes: baseline),
     BacklogMemoryCase(events: 100_000, baselineBytes: baseline),
     BacklogMemoryCase(events: 300_000, baselineBytes: baseline),
@@ -22,6 +37,14 @@ let cases: [any BenchmarkCase] = [
     DurableWriteCase(events: 100_000, durability: .survivesProcessCrash),
     DurableWriteCase(events: 100_000, durability: .survivesPowerLoss),
     LoopbackDeliveryCase(events: 100_000),
+    BurstDeliveryCase(events: 100_000),
+    BurstDeliveryCase(events: 1_000_000),
+    BurstDeliveryCase(events: 100_000, awaitingRoom: true),
+    BurstDeliveryCase(events: 1_000_000, awaitingRoom: true),
+    BurstDeliveryCase(events: 100_000, flushesAfterBurst: true),
+    BurstDeliveryCase(events: 1_000_000, flushesAfterBurst: true),
+    BurstDeliveryCase(events: 100_000, awaitingRoom: true, flushesAfterBurst: true),
+    BurstDeliveryCase(events: 1_000_000, awaitingRoom: true, flushesAfterBurst: true),
     BodyBytesCase(),
     UntrustedJSONCase(),
 ]
@@ -31,9 +54,10 @@ let filter = environment("BENCH_FILTER")
 let sampleCount = environment("BENCH_SAMPLES").flatMap { Int($0) } ?? samples
 let selected = cases.filter { filter == nil || $0.name.contains(filter ?? "") }
 
-print("Binoban benchmarks — \(sampleCount) samples per case after one warm-up; medians")
+print("Binoban benchmarks — \(sampleCount) samples per case after one warm-up; medians; load \(loadAverage())")
 for benchmark in selected {
-    _ = await benchmark.sample()
+    // BENCH_WARMUP=0 skips the warm-up sample (for the long issue 9 cases).
+    if environment("BENCH_WARMUP") != "0" { _ = await benchmark.sample() }
     var values: [Double] = []
     for _ in 0..<sampleCount { values.append(await benchmark.sample()) }
     values.sort()
@@ -44,7 +68,7 @@ for benchmark in selected {
         let met = benchmark.higherIsBetter ? median >= target : median <= target
         line += "  target \(format(target)): \(met ? "met" : "NOT met")"
     }
-    print(line)
+    print(line + "  (load \(loadAverage()))")
     if benchmark is UntrustedJSONCase { UntrustedJSONReport.print() }
 }
 

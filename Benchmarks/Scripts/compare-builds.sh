@@ -1,0 +1,32 @@
+#!/bin/sh
+# Issue 9, "Proof": track() and durable-write throughput of two builds in one run, interleaved
+# (old, new, old, new, …), with the load average printed beside each figure.
+#
+# Usage: Benchmarks/Scripts/compare-builds.sh OLD_BINARY NEW_BINARY [SAMPLES]
+# Each binary is a release build of this benchmark package (for example from a worktree of the old commit):
+#   git worktree add --detach /work/wt-old 39925a2
+#   swift build -c release --package-path /work/wt-old/Benchmarks
+# Every invocation runs one warm-up and one sample of the cases the filter selects; the cases are the ones
+# both builds share (TrackCallsCase, DurableWriteCase), so the workload is identical. Beside each invocation
+# the script prints the process's CPU time (user + system, warm-up and setup included, from /usr/bin/time),
+# which is less sensitive than wall time to the other processes on a shared machine.
+set -eu
+old=$1
+new=$2
+samples=${3:-5}
+i=1
+while [ "$i" -le "$samples" ]; do
+    for build in old new; do
+        if [ "$build" = old ]; then binary=$old; else binary=$new; fi
+        for filter in "track() calls/s" "durably written"; do
+            cpu=$(mktemp)
+            BENCH_SAMPLES=1 BENCH_FILTER="$filter" /usr/bin/time -f '%U %S' -o "$cpu" "$binary" \
+                | grep -v '^Binoban benchmarks' | while IFS= read -r line; do
+                    echo "sample $i $build: $line  | loadavg $(cut -d' ' -f1-3 /proc/loadavg)"
+                done
+            echo "sample $i $build: process CPU for \"$filter\": $(awk '{ print $1 + $2 }' "$cpu") s"
+            rm -f "$cpu"
+        done
+    done
+    i=$((i + 1))
+done

@@ -1,0 +1,95 @@
+/// Issue 9, "Proof": seconds from the first `track()` of a tight-loop burst until a 127.0.0.1 ingest holds every
+/// event, at the default configuration (``DefaultInstance``), and how many events were lost on the way.
+///
+/// The producer calls `track(name:properties:)` (the seed's synchronous call) or, with `awaitingRoom`,
+/// `await trackAwaitingRoom(name:properties:)`, `events` times in a row, then nothing: no `flush()`, so the
+/// defaults (`flushAt`, `flushInterval`) decide when the rest goes; with `flushesAfterBurst`, one
+/// `await flush()` follows the burst. The sample ends when the ingest holds every
+/// event, or when every event is accounted for (delivered or counted as dropped), or after 40 s without a new
+/// delivery, or after 10 minutes. The value is the seconds until the last event arrived; each sample also prints
+/// lost = tracked − distinct delivered, the drops `statistics` counted and the drops the error handler was told
+/// of, with the load average.
+struct BurstDeliveryCase: BenchmarkCase {
+    var events: Int
+    var awaitingRoom: Bool = false
+    /// Whether the producer calls `await flush()` once after its last `track()` (an API call, not a setting).
+    var flushesAfterBurst: Bool = false
+    var name: String {
+        "issue 9: seconds until a 127.0.0.1 ingest holds a \(events)-event burst of "
+            + (awaitingRoom ? "trackAwaitingRoom()" : "track()") + (flushesAfterBurst ? " + await flush()" : "")
+            + " (defaults)"
+    }
+    var unit: String { "s" }
+    var higherIsBetter: Bool { false }
+    var target: Double? { nil }
+
+    func sample() async -> Double {
+        let ingest = CountingIngest()
+        let server = ingest.makeServer()
+        guard let port = try? server.start() else {
+            print("  the loopback ingest could not start")
+            return .infinity
+        }
+        defer { server.stop() }
+        let instance = DefaultInstance(port: port)
+        let binoban = instance.binoban
+        let clock = ContinuousClock()
+        let cpuBefore = processCPUSeconds()
+        let start = clock.now
+        if awaitingRoom {
+            for index in 0..<events {
+                await binoban.trackAwaitingRoom(
+                    name: CountingIngest.benchEventName, properties: DefaultInstance.properties(index))
+            }
+        } else {
+            for index in 0..<events {
+                binoban.track(name: CountingIngest.benchEventName, properties: DefaultInstance.properties(index))
+            }
+        }
+        let trackedSeconds = seconds(from: start, to: clock.now)
+        var flushText = ""
+        if flushesAfterBurst {
+            let result = await binoban.flush()
+            flushText = " flush \(result.outcome) uploaded \(result.uploadedEvents) dropped \(result.droppedEvents),"
+        }
+        let count = events
+        var lastProgress = clock.now
+        var lastCount = -1
+        let deadline = start.advanced(by: .seconds(600))
+        while clock.now < deadline {
+            let delivered = ingest.deliveredBench
+            if delivered >= count { break }
+            if delivered + binoban.statistics.dropped.total >= binoban.statistics.acceptedEvents,
+                binoban.statistics.queuedEvents == 0, delivered > 0
+            {
+                break
+            }
+            if environment("BENCH_VERBOSE") != nil, delivered != lastCount, delivered / 10_000 != lastCount / 10_000 {
+                print(
+                    "  t=\(format(seconds(from: start, to: clock.now))) s: delivered \(delivered); \(binoban.statistics.digest)"
+                )
+            }
+            if delivered != lastCount {
+                lastCount = delivered
+                lastProgress = clock.now
+            } else if lastProgress.duration(to: clock.now) > .seconds(40) {
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        let tally = ingest.tally.withLock { $0 }
+        let end = tally.lastDelivery ?? clock.now
+        let elapsed = seconds(from: start, to: end)
+        let cpu = processCPUSeconds() - cpuBefore
+        let statistics = binoban.statistics
+        await instance.finish()
+        let final = binoban.statistics
+        let lost = count - tally.deliveredBench
+        print(
+            "  sample: \(format(elapsed)) s (track loop \(format(trackedSeconds)) s, CPU \(format(cpu)) s),\(flushText) "
+                + "lost \(lost) of \(count), duplicates \(tally.duplicates); statistics: \(statistics.digest); "
+                + "after shutdown: \(final.digest); "
+                + "reported: \(instance.reports.summary); load \(loadAverage())")
+        return elapsed
+    }
+}

@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Issue 9, "Proof": resident memory above the process's baseline (taken before any case ran) with `events`
+/// events queued during an outage, at the default configuration: the ingest is a 127.0.0.1 port nobody listens
+/// on, so every upload fails and the events wait in storage.
+///
+/// Events go in through `await trackAwaitingRoom(…)`, so they are queued rather than dropped at the write stage;
+/// once the write stage has drained (every tracked event stored or dropped before storage, or 2 minutes), the
+/// resident set is read. The value is that reading; each sample also prints the highest reading taken every
+/// 10 000 events, the statistics at the reading and after shutdown, and what the error handler was told.
+struct OutageMemoryCase: BenchmarkCase {
+    var events: Int
+    var baselineBytes: Int
+    var name: String { "issue 9: resident MiB above baseline, \(events) events queued during an outage (defaults)" }
+    var unit: String { "MiB" }
+    var higherIsBetter: Bool { false }
+    var target: Double? { 20 }
+
+    func sample() async -> Double {
+        let instance = DefaultInstance(port: deadPort())
+        let binoban = instance.binoban
+        let clock = ContinuousClock()
+        var highest = BacklogMemoryCase.residentBytes()
+        for index in 0..<events {
+            await binoban.trackAwaitingRoom(
+                name: CountingIngest.benchEventName, properties: DefaultInstance.properties(index))
+            if index % 10_000 == 9_999 { highest = max(highest, BacklogMemoryCase.residentBytes()) }
+        }
+        let deadline = clock.now.advanced(by: .seconds(120))
+        while clock.now < deadline {
+            let statistics = binoban.statistics
+            // Evicted events were stored first, so only the drops before storage are added.
+            let beforeStorage = statistics.dropped.total - statistics.dropped.storageEviction
+            if statistics.storedEvents + beforeStorage >= events { break }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        if events == 0 { try? await Task.sleep(for: .seconds(1)) }
+        let after = BacklogMemoryCase.residentBytes()
+        highest = max(highest, after)
+        let statistics = binoban.statistics
+        await instance.finish()
+        let final = binoban.statistics
+        let mib = { (bytes: Int) in Double(max(0, bytes - baselineBytes)) / 1_048_576 }
+        print(
+            "  sample: \(format(mib(after))) MiB at the end, highest \(format(mib(highest))) MiB; "
+                + "statistics: \(statistics.digest); after shutdown: \(final.digest); "
+                + "reported: \(instance.reports.summary); load \(loadAverage())")
+        return mib(after)
+    }
+}
