@@ -124,8 +124,10 @@ public struct BinobanStorageRecoveryReport: Sendable, Hashable {
 public protocol BinobanEventStorage: Sendable {
     /// Appends `events` (each one complete JSON object) in order, closing and opening batches as needed.
     ///
-    /// - Parameter whenFull: whether reaching the caps evicts the oldest finished batches or refuses the events
-    ///   that do not fit (reported as ``BinobanStorageWriteReport/refusedEvents``).
+    /// - Parameters:
+    ///   - events: the encoded events, oldest first.
+    ///   - whenFull: whether reaching the caps evicts the oldest finished batches or refuses the events that do
+    ///     not fit (reported as ``BinobanStorageWriteReport/refusedEvents``).
     func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour) async throws -> BinobanStorageWriteReport
 
     /// Closes the open batch, if it holds any event, so that it becomes uploadable.
