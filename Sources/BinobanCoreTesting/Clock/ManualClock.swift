@@ -158,7 +158,7 @@ public final class ManualClock: Clock, BinobanWallClock, Sendable {
     ///
     /// - Throws: ``BinobanTestKitTimeout`` after `timeout` (measured on the real `ContinuousClock`, a safety net
     ///   only), `CancellationError` when the task is cancelled.
-    public func waitForSleepers(count: Int, timeout: Duration = .seconds(30)) async throws {
+    public func waitForSleepers(count: Int, timeout: Duration = .seconds(300)) async throws {
         let condition = SleeperCondition(
             predicate: { $0.count >= count }, expectedCount: count, awaited: "ManualClock.waitForSleepers")
         try await state.wait(for: condition, timeout: timeout)
@@ -173,7 +173,7 @@ public final class ManualClock: Clock, BinobanWallClock, Sendable {
     /// - Throws: ``BinobanTestKitTimeout`` after `timeout` (measured on the real `ContinuousClock`, a safety net
     ///   only), `CancellationError` when the task is cancelled.
     public func waitUntilSleepers(
-        timeout: Duration = .seconds(30), _ predicate: @escaping @Sendable ([Instant]) -> Bool
+        timeout: Duration = .seconds(300), _ predicate: @escaping @Sendable ([Instant]) -> Bool
     ) async throws {
         let condition = SleeperCondition(
             predicate: predicate, expectedCount: nil, awaited: "ManualClock.waitUntilSleepers")

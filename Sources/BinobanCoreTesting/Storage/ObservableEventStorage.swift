@@ -46,7 +46,7 @@ public actor ObservableEventStorage: BinobanEventStorage {
     /// safety net so that a broken test fails instead of hanging.
     ///
     /// - Throws: ``BinobanTestKitTimeout`` after `timeout`, `CancellationError` when the task is cancelled.
-    public func waitForStoredEvents(count: Int, timeout: Duration = .seconds(30)) async throws {
+    public func waitForStoredEvents(count: Int, timeout: Duration = .seconds(300)) async throws {
         try await state.wait(for: count, timeout: timeout)
     }
 

@@ -78,7 +78,7 @@ public final class ScriptedTransport: BinobanEventTransport {
     ///
     /// - Throws: ``BinobanTestKitTimeout`` after `timeout`, `CancellationError` when the task is cancelled.
     public func waitForRequests(
-        count: Int, timeout: Duration = .seconds(30)
+        count: Int, timeout: Duration = .seconds(300)
     ) async throws -> [BinobanTransportRequest] {
         try await state.wait(for: count, timeout: timeout)
     }
