@@ -17,6 +17,7 @@ private func makeAnalytics(apiKey: String, apiHost: String, dataDirectory: URL) 
         config.startsAutomatically = false  // the server's task group runs it (section 4)
         config.flushAt = 100  // a busy server sends bigger batches
         config.flushInterval = 10
+        config.shutdownGracePeriod = .seconds(30)  // how long run() drains once cancelled
         config.errorHandler = { error in
             // Called on whichever thread met the problem: keep it short, never call back into the instance.
             print("binoban \(error.kind): \(error.message)")
