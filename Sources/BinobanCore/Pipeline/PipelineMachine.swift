@@ -214,21 +214,12 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     private mutating func apply(_ drain: PipelineDrain, at now: Instant, _ actions: inout [PipelineAction]) {
         statistics.acceptedEvents += drain.acceptedEvents
-        if drain.overflowDrops > 0 {
-            statistics.dropped.writeStageOverflow += drain.overflowDrops
-            actions.append(
-                .report(
-                    .writeStageOverflow,
-                    "\(drain.overflowDrops) events were dropped because the write stage was full",
-                    eventCount: drain.overflowDrops))
-        }
-        if drain.pausedDrops > 0 {
-            statistics.dropped.paused += drain.pausedDrops
-            actions.append(
-                .report(
-                    .pausedDrop, "\(drain.pausedDrops) events were tracked while the instance was paused",
-                    eventCount: drain.pausedDrops))
-        }
+        drop(
+            drain.overflowDrops, \.writeStageOverflow, .writeStageOverflow, "because the write stage was full", &actions
+        )
+        drop(
+            drain.pausedDrops, \.paused, .pausedDrop, "because they were tracked while the instance was paused",
+            &actions)
         if let identity = drain.identity { identityToSave = identity }
         if let new = drain.settings {
             if drain.pausedSinceLastDrain, new.enabled, settings.enabled {
@@ -254,14 +245,10 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         statistics.storedEvents += report.storedEvents
         statistics.queuedEvents += report.storedEvents
         statistics.queuedBytes += storedBytes
-        if report.rejectedOversizeEvents > 0 {
-            statistics.dropped.oversize += report.rejectedOversizeEvents
-            actions.append(
-                .report(
-                    .oversizeEvent,
-                    "\(report.rejectedOversizeEvents) events were dropped: each encoded to the event size limit or more",
-                    eventCount: report.rejectedOversizeEvents))
-        }
+        drop(
+            report.rejectedOversizeEvents, \.oversize, .oversizeEvent,
+            "because each encoded to the event size limit or more",
+            &actions)
         recordEvictions(report, &actions)
         if report.refusedEvents > 0 {
             if holdsWhenFull {
@@ -288,10 +275,18 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     /// Counts and drops the refused suffix of the current chunk.
     private mutating func refuse(_ count: Int, _ actions: inout [PipelineAction]) {
-        statistics.dropped.storageFull += count
         actions.append(.discardRefused)
-        actions.append(
-            .report(.storageFull, "\(count) events were dropped because the storage is full", eventCount: count))
+        drop(count, \.storageFull, .storageFull, "because the storage is full", &actions)
+    }
+
+    /// Counts `count` dropped events under `counter` and reports them, with their number, as `kind`.
+    private mutating func drop(
+        _ count: Int, _ counter: WritableKeyPath<BinobanStatistics.Drops, Int>, _ kind: BinobanError.Kind,
+        _ reason: String, _ actions: inout [PipelineAction]
+    ) {
+        guard count > 0 else { return }
+        statistics.dropped[keyPath: counter] += count
+        actions.append(.report(kind, "\(count) events were dropped \(reason)", eventCount: count))
     }
 
     /// Evicted batches that are being uploaded are counted only if they are not delivered.
