@@ -8,8 +8,8 @@ struct FalconResolveCommandTests {
          "placement_details": {"layout_id": "APP_NATIVE_ESSENTIAL_0.1", "view": "ORDER_STATUS"}}
         """
 
-    @Test func textExplainsTheLookupAndMasksTheKey() throws {
-        let output = try SDKCoreProcess.run([
+    @Test func textExplainsTheLookupAndMasksTheKey() async throws {
+        let output = try await SDKCoreProcess.run([
             "falcon", "resolve", "--attributes-json", Self.attributes,
             "--mapping-json", #"{"ORDER_STATUS": "p-view"}"#, "--api-key", "SECRET-KEY",
         ])
@@ -28,9 +28,9 @@ struct FalconResolveCommandTests {
         #expect(text.contains("result         ok"))
     }
 
-    @Test func jsonOutputFromStandardInput() throws {
+    @Test func jsonOutputFromStandardInput() async throws {
         let long = String(repeating: "v", count: 130)
-        let output = try SDKCoreProcess.run(
+        let output = try await SDKCoreProcess.run(
             ["falcon", "resolve", "--attributes", "-", "--json", "--sandbox"],
             input: #"{"placement_details": {"view": "\#(long)"}}"#
         )
@@ -54,8 +54,8 @@ struct FalconResolveCommandTests {
         #expect(json["failure"] is NSNull)
     }
 
-    @Test func mappingFailureExitsWithTwo() throws {
-        let output = try SDKCoreProcess.run([
+    @Test func mappingFailureExitsWithTwo() async throws {
+        let output = try await SDKCoreProcess.run([
             "falcon", "resolve", "--attributes-json", #"{"placement_details": {"layout_id": "L"}}"#,
             "--mapping-json", #"{"OTHER": "p"}"#, "--json",
         ])
@@ -68,51 +68,53 @@ struct FalconResolveCommandTests {
         #expect((json["diagnosticIdentifiers"] as? [String: Any])?["layoutId"] as? String == "L")
     }
 
-    @Test func urlConstructionFailureExitsWithThree() throws {
-        let output = try SDKCoreProcess.run([
+    @Test func urlConstructionFailureExitsWithThree() async throws {
+        let output = try await SDKCoreProcess.run([
             "falcon", "resolve", "--attributes-json", #"{"placement_details": {"view": "V"}}"#, "--api-key", "  ",
         ])
         #expect(output.status == 3)
         #expect(output.standardOutput.contains("diagnostic     urlConstructionFailed: the API key is blank"))
     }
 
-    @Test func badJSONFileNamesTheLine() throws {
+    @Test func badJSONFileNamesTheLine() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.write("attributes.json", "{\n  \"placement_details\": {\n    \"view\" \"V\"\n  }\n}\n")
-        let output = try SDKCoreProcess.run(["falcon", "resolve", "--attributes", file])
+        let output = try await SDKCoreProcess.run(["falcon", "resolve", "--attributes", file])
         #expect(output.status == 65)
         #expect(output.standardOutput.isEmpty)
         #expect(
             output.standardError.contains("are not valid JSON: line 3, column 12: expected ':' after the member name"))
     }
 
-    @Test func inputAndUsageErrors() throws {
-        let missing = try SDKCoreProcess.run(["falcon", "resolve", "--attributes", "/nonexistent/attributes.json"])
+    @Test func inputAndUsageErrors() async throws {
+        let missing = try await SDKCoreProcess.run([
+            "falcon", "resolve", "--attributes", "/nonexistent/attributes.json",
+        ])
         #expect(missing.status == 66)
         #expect(missing.standardError.contains("no such file"))
 
-        let notObject = try SDKCoreProcess.run(["falcon", "resolve", "--attributes-json", "[1]"])
+        let notObject = try await SDKCoreProcess.run(["falcon", "resolve", "--attributes-json", "[1]"])
         #expect(notObject.status == 65)
 
-        let badMapping = try SDKCoreProcess.run([
+        let badMapping = try await SDKCoreProcess.run([
             "falcon", "resolve", "--attributes-json", "{}", "--mapping-json", #"{"V": 3}"#,
         ])
         #expect(badMapping.status == 65)
         #expect(badMapping.standardError.contains("the mapping value for \"V\" is not a string"))
 
-        let noAttributes = try SDKCoreProcess.run(["falcon", "resolve"])
+        let noAttributes = try await SDKCoreProcess.run(["falcon", "resolve"])
         #expect(noAttributes.status == 64)
-        let unknown = try SDKCoreProcess.run(["falcon", "resolve", "--attributes-json", "{}", "--colour"])
+        let unknown = try await SDKCoreProcess.run(["falcon", "resolve", "--attributes-json", "{}", "--colour"])
         #expect(unknown.status == 64)
         #expect(unknown.standardError.contains("unknown argument '--colour'"))
-        let flagWithValue = try SDKCoreProcess.run(["falcon", "resolve", "--attributes-json={}", "--json=yes"])
+        let flagWithValue = try await SDKCoreProcess.run(["falcon", "resolve", "--attributes-json={}", "--json=yes"])
         #expect(flagWithValue.status == 64)
         #expect(flagWithValue.standardError.contains("--json takes no value"))
     }
 
-    @Test func helpDocumentsTheExitStatuses() throws {
-        let output = try SDKCoreProcess.run(["falcon", "resolve", "--help"])
+    @Test func helpDocumentsTheExitStatuses() async throws {
+        let output = try await SDKCoreProcess.run(["falcon", "resolve", "--help"])
         #expect(output.status == 0)
         for line in ["--attributes FILE", "--mapping-json JSON", "2   attributeMappingFailed", "66  an input file"] {
             #expect(output.standardOutput.contains(line))

@@ -25,24 +25,24 @@ struct ScenarioRunCommandTests {
         """
     }
 
-    @Test func passingFilesExitWithZero() throws {
+    @Test func passingFilesExitWithZero() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.write("cli-404.json", Self.scenario(hideAt: 120))
         let shipped = ScenarioFiles.falcon.url(of: "inline-http-404-fails.json").path
-        let output = try SDKCoreProcess.run(["scenario", "run", file, shipped])
+        let output = try await SDKCoreProcess.run(["scenario", "run", file, shipped])
         #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
         #expect(output.standardOutput.contains("PASS \(file) (cli-404)"))
         #expect(output.standardOutput.contains("PASS \(shipped) (inline-http-404-fails)"))
         #expect(output.standardOutput.hasSuffix("2 passed, 0 failed\n"))
     }
 
-    @Test func failingFileExitsWithOneAndShowsTheFirstMismatch() throws {
+    @Test func failingFileExitsWithOneAndShowsTheFirstMismatch() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let good = try directory.write("good.json", Self.scenario(hideAt: 120))
         let bad = try directory.write("bad.json", Self.scenario(hideAt: 121))
-        let output = try SDKCoreProcess.run(["scenario", "run", good, bad])
+        let output = try await SDKCoreProcess.run(["scenario", "run", good, bad])
         #expect(output.status == 1)
         let text = output.standardOutput
         #expect(text.contains("PASS \(good) (cli-404)"))
@@ -51,13 +51,13 @@ struct ScenarioRunCommandTests {
         #expect(text.contains("expected: {\"type\":\"callback\",\"at\":121,\"name\":\"onShouldHideLoadingIndicator\"}"))
         #expect(text.hasSuffix("1 passed, 1 failed\n"))
 
-        let verbose = try SDKCoreProcess.run(["scenario", "run", "--verbose", bad])
+        let verbose = try await SDKCoreProcess.run(["scenario", "run", "--verbose", bad])
         #expect(verbose.standardOutput.contains("!! #6 expected"))
         #expect(verbose.standardOutput.contains("ok #0 {\"type\":\"callback\""))
         #expect(verbose.standardOutput.contains("ok #1 {\"type\":\"load\""))
     }
 
-    @Test func missingInvalidAndUnknownCoreFilesFail() throws {
+    @Test func missingInvalidAndUnknownCoreFilesFail() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let missing = directory.url.appendingPathComponent("missing.json").path
@@ -67,7 +67,7 @@ struct ScenarioRunCommandTests {
             #"{"format": 1, "core": "martian", "name": "m", "description": "", "steps": [], "expect": []}"#)
         let typo = try directory.write(
             "typo.json", #"{"format": 1, "core": "falcon", "name": "t", "description": "", "stepz": [], "expect": []}"#)
-        let output = try SDKCoreProcess.run(["scenario", "run", missing, broken, martian, typo])
+        let output = try await SDKCoreProcess.run(["scenario", "run", missing, broken, martian, typo])
         #expect(output.status == 1)
         let text = output.standardOutput
         #expect(text.contains("FAIL \(missing)\n     cannot read the file: \(missing): no such file"))
@@ -77,13 +77,13 @@ struct ScenarioRunCommandTests {
         #expect(text.hasSuffix("0 passed, 4 failed\n"))
     }
 
-    @Test func usageErrors() throws {
-        let none = try SDKCoreProcess.run(["scenario", "run"])
+    @Test func usageErrors() async throws {
+        let none = try await SDKCoreProcess.run(["scenario", "run"])
         #expect(none.status == 64)
         #expect(none.standardError.contains("give at least one scenario file"))
-        let unknown = try SDKCoreProcess.run(["scenario", "run", "--fast", "x.json"])
+        let unknown = try await SDKCoreProcess.run(["scenario", "run", "--fast", "x.json"])
         #expect(unknown.status == 64)
-        let help = try SDKCoreProcess.run(["scenario", "run", "--help"])
+        let help = try await SDKCoreProcess.run(["scenario", "run", "--help"])
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("1   at least one file failed"))
     }

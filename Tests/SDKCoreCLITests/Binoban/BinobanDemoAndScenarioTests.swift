@@ -4,8 +4,8 @@ import Testing
 
 @Suite("sdkcore demo and Binoban scenarios")
 struct BinobanDemoAndScenarioTests {
-    @Test func theDemoExitsZeroAndEndsWithTheSummary() throws {
-        let output = try SDKCoreProcess.run(["demo"])
+    @Test func theDemoExitsZeroAndEndsWithTheSummary() async throws {
+        let output = try await SDKCoreProcess.run(["demo"])
         #expect(output.status == 0, "\(output.standardOutput)")
         #expect(output.standardOutput.contains("ingest received 1 batch(es), 5 event(s)"))
         let last = output.standardOutput.split(separator: "\n").last.map(String.init)
@@ -17,14 +17,14 @@ struct BinobanDemoAndScenarioTests {
     }
 
     @Test(arguments: ScenarioFiles.binoban.names)
-    func scenarioPasses(_ file: String) throws {
-        let output = try SDKCoreProcess.run(
+    func scenarioPasses(_ file: String) async throws {
+        let output = try await SDKCoreProcess.run(
             ["scenario", "run", "--verbose", ScenarioFiles.binoban.url(of: file).path])
         #expect(output.status == 0, "\(output.standardOutput)")
         #expect(output.standardOutput.contains("(\(file.dropLast(5)))"), "the name field should match the file name")
     }
 
-    @Test func aFailingExpectationPrintsTheFieldAndBothSides() throws {
+    @Test func aFailingExpectationPrintsTheFieldAndBothSides() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.write(
@@ -37,7 +37,7 @@ struct BinobanDemoAndScenarioTests {
              "expect": [{"type": "request", "events": [{"type": "identify"}, {"event": "a", "userId": "u2"}]},
                         {"type": "flushResult", "outcome": "completed"}, {"type": "error"}]}
             """#)
-        let output = try SDKCoreProcess.run(["scenario", "run", "--verbose", file])
+        let output = try await SDKCoreProcess.run(["scenario", "run", "--verbose", file])
         #expect(output.status == 1)
         let text = output.standardOutput
         #expect(
@@ -47,11 +47,11 @@ struct BinobanDemoAndScenarioTests {
         #expect(text.contains(#"-  #3 expected: {"type":"error"}"#))
     }
 
-    @Test func aSyntaxErrorNamesLineAndColumn() throws {
+    @Test func aSyntaxErrorNamesLineAndColumn() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.write("broken.json", "{\n  \"format\": 1,\n  \"core\" \"binoban\"\n}")
-        let output = try SDKCoreProcess.run(["scenario", "run", file])
+        let output = try await SDKCoreProcess.run(["scenario", "run", file])
         #expect(output.status == 1)
         #expect(output.standardOutput.contains("line 3, column 10"), "\(output.standardOutput)")
     }

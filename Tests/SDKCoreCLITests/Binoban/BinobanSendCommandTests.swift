@@ -17,7 +17,7 @@ private func lines(_ count: Int, from first: Int = 1) -> String {
 
 @Suite("sdkcore binoban send")
 struct BinobanSendCommandTests {
-    @Test func deliversEveryLineToTheIngestFieldByField() throws {
+    @Test func deliversEveryLineToTheIngestFieldByField() async throws {
         let server = LoopbackHTTPServer(responder: .always(.ok))
         let port = try server.start()
         defer { server.stop() }
@@ -27,7 +27,7 @@ struct BinobanSendCommandTests {
 
             {"type": "screen", "name": "Checkout", "anonymousId": "anon-9"}
             """
-        let output = try SDKCoreProcess.run(
+        let output = try await SDKCoreProcess.run(
             ["binoban", "send", "--api-host", "http://127.0.0.1:\(port)", "--api-key", "KEY", "--source", "SRC", "-"],
             input: input)
         #expect(output.status == 0, "\(output.standardError)")
@@ -50,12 +50,12 @@ struct BinobanSendCommandTests {
         #expect(output.standardError.contains("3 sent, 0 failed"))
     }
 
-    @Test func aBadLineIsReportedWithItsNumberAndTheRunContinues() throws {
+    @Test func aBadLineIsReportedWithItsNumberAndTheRunContinues() async throws {
         let server = LoopbackHTTPServer(responder: .always(.ok))
         let port = try server.start()
         defer { server.stop() }
         let input = lines(2) + #"{"type": "track"}"# + "\n" + lines(1, from: 4)
-        let output = try SDKCoreProcess.run(
+        let output = try await SDKCoreProcess.run(
             ["binoban", "send", "--api-host", "http://127.0.0.1:\(port)", "--api-key", "K", "--source", "S", "-"],
             input: input)
         #expect(output.status == 0)
@@ -63,12 +63,12 @@ struct BinobanSendCommandTests {
         #expect(try receivedEvents(server).count == 3)
     }
 
-    @Test func strictStopsAtTheFirstBadLineWithStatus2() throws {
+    @Test func strictStopsAtTheFirstBadLineWithStatus2() async throws {
         let server = LoopbackHTTPServer(responder: .always(.ok))
         let port = try server.start()
         defer { server.stop() }
         let input = lines(2) + "not json\n" + lines(2, from: 4)
-        let output = try SDKCoreProcess.run(
+        let output = try await SDKCoreProcess.run(
             [
                 "binoban", "send", "--strict", "--api-host", "http://127.0.0.1:\(port)", "--api-key", "K", "--source",
                 "S",
@@ -81,8 +81,8 @@ struct BinobanSendCommandTests {
         #expect(names == ["e1", "e2"])
     }
 
-    @Test func dryRunPrintsTheEnvelopesAndSendsNothing() throws {
-        let output = try SDKCoreProcess.run(
+    @Test func dryRunPrintsTheEnvelopesAndSendsNothing() async throws {
+        let output = try await SDKCoreProcess.run(
             ["binoban", "send", "--dry-run", "--flush-at", "2", "--api-key", "K", "--source", "SRC", "-"],
             input: lines(3))
         #expect(output.status == 0, "\(output.standardError)")
@@ -95,13 +95,13 @@ struct BinobanSendCommandTests {
         #expect(output.standardError.contains("dry run: nothing was sent"))
     }
 
-    @Test func anUnreachableIngestKeepsTheEventsAndExitsWith1() throws {
+    @Test func anUnreachableIngestKeepsTheEventsAndExitsWith1() async throws {
         let server = LoopbackHTTPServer(responder: .always(.ok))
         let port = try server.start()
         server.stop()
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let output = try SDKCoreProcess.run(
+        let output = try await SDKCoreProcess.run(
             [
                 "binoban", "send", "--max-retries", "0", "--storage", directory.url.path, "--api-host",
                 "http://127.0.0.1:\(port)", "--api-key", "K", "--source", "S", "-",
@@ -112,52 +112,57 @@ struct BinobanSendCommandTests {
             output.standardError.contains("kept in \(directory.url.path) for the next run"), "\(output.standardError)")
     }
 
-    @Test func usageErrorsAndUnreadableInputHaveTheirStatuses() throws {
-        #expect(try SDKCoreProcess.run(["binoban", "send", "-"]).status == 64)
-        let missing = try SDKCoreProcess.run(
+    @Test func usageErrorsAndUnreadableInputHaveTheirStatuses() async throws {
+        #expect(try await SDKCoreProcess.run(["binoban", "send", "-"]).status == 64)
+        let missing = try await SDKCoreProcess.run(
             ["binoban", "send", "--api-host", "h", "--api-key", "K", "--source", "S", "/nonexistent/events.jsonl"])
         #expect(missing.status == 66)
         #expect(missing.standardError.contains("no such file"))
-        #expect(try SDKCoreProcess.run(["binoban", "send", "--help"]).standardOutput.contains("EXIT STATUS"))
+        #expect(try await SDKCoreProcess.run(["binoban", "send", "--help"]).standardOutput.contains("EXIT STATUS"))
     }
 
     /// Run 1 stores the first 10 lines while the ingest answers 500 and is killed (SIGKILL) once it reported
     /// them stored; run 2 gets all 20 lines and a healthy ingest: every event arrives exactly once.
-    @Test func anInterruptedSendResumesWithoutLossOrDuplicates() throws {
+    @Test func anInterruptedSendResumesWithoutLossOrDuplicates() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let failing = LoopbackHTTPServer(responder: .always(.status(500)))
         let failingPort = try failing.start()
         defer { failing.stop() }
 
-        let process = Process()
-        process.executableURL = SDKCoreProcess.executable
-        process.arguments = [
+        let arguments = [
             "binoban", "send", "--progress", "plain", "--max-retries", "50", "--storage", directory.url.path,
             "--api-host", "http://127.0.0.1:\(failingPort)", "--api-key", "K", "--source", "S", "-",
         ]
-        let standardInput = Pipe()
-        let standardError = Pipe()
-        process.standardInput = standardInput
-        process.standardError = standardError
-        process.standardOutput = Pipe()
-        try process.run()
-        standardInput.fileHandleForWriting.write(Data(lines(10).utf8))
-        var seen = ""
-        while !seen.contains("stored 10 ") {
-            let chunk = standardError.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
+        let input = lines(10)
+        let (seen, reason) = try await onBlockingThread { () throws -> (String, Process.TerminationReason) in
+            let process = Process()
+            process.executableURL = SDKCoreProcess.executable
+            process.arguments = arguments
+            let standardInput = Pipe()
+            let standardError = Pipe()
+            process.standardInput = standardInput
+            process.standardError = standardError
+            process.standardOutput = Pipe()
+            try process.run()
+            standardInput.fileHandleForWriting.write(Data(input.utf8))
+            var seen = ""
+            while !seen.contains("stored 10 ") {
+                let chunk = standardError.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                seen += String(decoding: chunk, as: UTF8.self)
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return (seen, process.terminationReason)
         }
         #expect(seen.contains("stored 10 "), "\(seen)")
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(reason == .uncaughtSignal)
 
         let healthy = LoopbackHTTPServer(responder: .always(.ok))
         let healthyPort = try healthy.start()
         defer { healthy.stop() }
-        let output = try SDKCoreProcess.run(
+        let output = try await SDKCoreProcess.run(
             [
                 "binoban", "send", "--storage", directory.url.path, "--api-host", "http://127.0.0.1:\(healthyPort)",
                 "--api-key", "K", "--source", "S", "-",
@@ -171,32 +176,35 @@ struct BinobanSendCommandTests {
         #expect(Set(events.compactMap { $0["messageId"] as? String }).count == 20)
     }
 
-    @Test func sigintWhileWaitingForInputEndsWithStatus130() throws {
-        let process = Process()
-        process.executableURL = SDKCoreProcess.executable
-        process.arguments = [
-            "binoban", "send", "--api-host", "http://127.0.0.1:9", "--api-key", "K", "--source", "S", "-",
-        ]
-        let standardInput = Pipe()
-        let standardError = Pipe()
-        process.standardInput = standardInput
-        process.standardError = standardError
-        process.standardOutput = Pipe()
-        try process.run()
-        // The loopback-host report is printed after the signal handlers are installed.
-        var seen = ""
-        while !seen.contains("apiHost uses plain HTTP") {
-            let chunk = standardError.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
+    @Test func sigintWhileWaitingForInputEndsWithStatus130() async throws {
+        let status = try await onBlockingThread { () throws -> Int32 in
+            let process = Process()
+            process.executableURL = SDKCoreProcess.executable
+            process.arguments = [
+                "binoban", "send", "--api-host", "http://127.0.0.1:9", "--api-key", "K", "--source", "S", "-",
+            ]
+            let standardInput = Pipe()
+            let standardError = Pipe()
+            process.standardInput = standardInput
+            process.standardError = standardError
+            process.standardOutput = Pipe()
+            try process.run()
+            // The loopback-host report is printed after the signal handlers are installed.
+            var seen = ""
+            while !seen.contains("apiHost uses plain HTTP") {
+                let chunk = standardError.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                seen += String(decoding: chunk, as: UTF8.self)
+            }
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+            try standardInput.fileHandleForWriting.close()
+            return process.terminationStatus
         }
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        try standardInput.fileHandleForWriting.close()
-        #expect(process.terminationStatus == 130)
+        #expect(status == 130)
     }
 
-    @Test func aDifferentInputIsRefusedOnResume() throws {
+    @Test func aDifferentInputIsRefusedOnResume() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let server = LoopbackHTTPServer(responder: .always(.ok))
@@ -206,8 +214,8 @@ struct BinobanSendCommandTests {
             "binoban", "send", "--storage", directory.url.path, "--api-host", "http://127.0.0.1:\(port)", "--api-key",
             "K", "--source", "S", "-",
         ]
-        #expect(try SDKCoreProcess.run(arguments, input: lines(3)).status == 0)
-        let again = try SDKCoreProcess.run(arguments, input: lines(3, from: 7))
+        #expect(try await SDKCoreProcess.run(arguments, input: lines(3)).status == 0)
+        let again = try await SDKCoreProcess.run(arguments, input: lines(3, from: 7))
         #expect(again.status == 65, "\(again.standardError)")
         #expect(try receivedEvents(server).count == 3)
     }

@@ -22,8 +22,14 @@ enum SDKCoreProcess {
 
     static var executable: URL { productsDirectory.appendingPathComponent("sdkcore") }
 
-    /// Runs `sdkcore arguments…`, feeding `input` on standard input, and waits for it to exit.
-    static func run(_ arguments: [String], input: String? = nil) throws -> Output {
+    /// Runs `sdkcore arguments…`, feeding `input` on standard input, and waits for it to exit. The blocking
+    /// reads and the wait run on a Dispatch thread: a test blocking one of the cooperative pool's few threads for
+    /// a child's lifetime would stall every other test of the run.
+    static func run(_ arguments: [String], input: String? = nil) async throws -> Output {
+        try await onBlockingThread { try runBlocking(arguments, input: input) }
+    }
+
+    private static func runBlocking(_ arguments: [String], input: String?) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -44,6 +50,14 @@ enum SDKCoreProcess {
             standardOutput: String(decoding: outData, as: UTF8.self),
             standardError: String(decoding: errData, as: UTF8.self)
         )
+    }
+}
+
+/// Runs blocking work (reading a child's pipes, waiting for it to exit) on a Dispatch thread instead of the
+/// cooperative pool.
+func onBlockingThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }
 
