@@ -52,12 +52,12 @@ func identitySnapshot(_ sequence: Int) -> BinobanKeyValueSnapshot {
 }
 
 /// Saves identity snapshots to `file` in a loop until the process is killed.
-func saveIdentityUntilKilled(_ file: URL) -> Never {
+func saveIdentityUntilKilled(_ file: URL) async -> Never {
     let store = FileKeyValueStore(fileURL: file)
     var sequence = 0
     while true {
         do {
-            try store.save(identitySnapshot(sequence))
+            try await store.save(identitySnapshot(sequence))
         } catch {
             report("error \(error)")
             exit(1)
@@ -69,7 +69,7 @@ func saveIdentityUntilKilled(_ file: URL) -> Never {
 
 let arguments = CommandLine.arguments
 if arguments.count == 3, arguments[1] == "identity" {
-    saveIdentityUntilKilled(URL(fileURLWithPath: arguments[2]))
+    await saveIdentityUntilKilled(URL(fileURLWithPath: arguments[2]))
 }
 guard arguments.count == 3 || arguments.count == 4 else {
     report("usage: BinobanStorageCrashWriter <directory> <namespace> [process-crash|power-loss]")

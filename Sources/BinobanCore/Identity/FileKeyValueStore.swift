@@ -3,6 +3,8 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -38,9 +40,13 @@ public struct FileKeyValueStore: BinobanKeyValueStore {
     /// The file that holds the snapshot.
     public let fileURL: URL
 
+    /// Where saves run: the blocking calls (write, `fsync`, rename) never run on the awaiting task's thread.
+    private let queue: DispatchQueue
+
     /// Creates a store backed by `fileURL`; nothing is read or written until ``load()`` or ``save(_:)``.
     public init(fileURL: URL) {
         self.fileURL = fileURL
+        queue = DispatchQueue(label: "binoban.identity-file")
     }
 
     /// Reads the file; an empty snapshot when it does not exist.
@@ -77,8 +83,15 @@ public struct FileKeyValueStore: BinobanKeyValueStore {
     }
 
     /// Writes the snapshot to a new owner-only temporary file in the same directory, flushes it to the device and
-    /// renames it over the old file.
-    public func save(_ snapshot: BinobanKeyValueSnapshot) throws {
+    /// renames it over the old file, on the store's own dispatch queue.
+    public func save(_ snapshot: BinobanKeyValueSnapshot) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            queue.async { continuation.resume(with: Result { try saveNow(snapshot) }) }
+        }
+    }
+
+    /// ``save(_:)`` on the calling thread.
+    func saveNow(_ snapshot: BinobanKeyValueSnapshot) throws {
         let directory = fileURL.deletingLastPathComponent()
         try FileManager.default.createDirectory(
             at: directory,

@@ -144,10 +144,10 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
                 }
             }
         case .saveIdentity(let identity):
-            let (store, worker) = (parts.keyValueStore, parts.worker)
+            let store = parts.keyValueStore
             io { _ in
                 do {
-                    try await worker.run { try store?.save(identity.snapshot) }
+                    try await store?.save(identity.snapshot)
                     return .identitySaved(failure: nil)
                 } catch {
                     return .identitySaved(failure: "\(error)")

@@ -73,7 +73,7 @@ struct FileKeyValueStoreDurabilityTests {
             #expect(try StorageFiles.names(directory) == kept.sorted())
 
             for name in stale { try StorageFiles.write(Data("x".utf8), directory, name) }
-            try store.save(BinobanKeyValueSnapshot(values: ["anonymousId": "a"]))
+            try await store.save(BinobanKeyValueSnapshot(values: ["anonymousId": "a"]))
             #expect(try StorageFiles.names(directory) == (kept + [Self.fileName]).sorted())
             #expect(try store.load().values == ["anonymousId": "a"])
         }
@@ -109,8 +109,8 @@ struct FileKeyValueStoreDurabilityTests {
             var error = #expect(throws: FileKeyValueStore.Failure.self) { try store.load() }
             #expect(error?.description.contains("not a regular file") == true)
             // Saving over a directory fails, and leaves no temporary behind.
-            #expect(throws: FileKeyValueStore.Failure.self) {
-                try store.save(BinobanKeyValueSnapshot(values: ["a": "b"]))
+            await #expect(throws: FileKeyValueStore.Failure.self) {
+                try await store.save(BinobanKeyValueSnapshot(values: ["a": "b"]))
             }
             #expect(try StorageFiles.names(directory) == [Self.fileName])
             try FileManager.default.removeItem(at: file)
@@ -134,15 +134,15 @@ struct FileKeyValueStoreDurabilityTests {
             let nested = directory.appendingPathComponent("nested", isDirectory: true)
             let file = nested.appendingPathComponent(Self.fileName)
             let store = FileKeyValueStore(fileURL: file)
-            try store.save(BinobanKeyValueSnapshot(values: ["anonymousId": "first"]))
+            try await store.save(BinobanKeyValueSnapshot(values: ["anonymousId": "first"]))
             #expect(try StorageFiles.permissions(file) == 0o600)
             #expect(try StorageFiles.permissions(nested) == 0o700)
             // A directory that refuses new files: the save fails and the old snapshot stays.
             #expect(chmod(nested.path, 0o500) == 0)
             defer { _ = chmod(nested.path, 0o700) }
             if geteuid() != 0 {
-                #expect(throws: FileKeyValueStore.Failure.self) {
-                    try store.save(BinobanKeyValueSnapshot(values: ["anonymousId": "second"]))
+                await #expect(throws: FileKeyValueStore.Failure.self) {
+                    try await store.save(BinobanKeyValueSnapshot(values: ["anonymousId": "second"]))
                 }
                 #expect(try store.load().values == ["anonymousId": "first"])
                 #expect(try StorageFiles.names(nested) == [Self.fileName])

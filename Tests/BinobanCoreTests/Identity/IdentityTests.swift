@@ -34,7 +34,7 @@ struct IdentityTests {
     @Test("Entries this version does not know (written by a newer SDK) survive identity saves")
     func unknownEntriesSurvive() async throws {
         let store = InMemoryKeyValueStore()
-        try store.save(BinobanKeyValueSnapshot(values: ["anonymousId": "anon-1", "futureSetting": "kept"]))
+        try await store.save(BinobanKeyValueSnapshot(values: ["anonymousId": "anon-1", "futureSetting": "kept"]))
         let harness = PipelineHarness(keyValueStore: store)
         harness.binoban.identify(userId: "user_1")
         harness.binoban.reset()
@@ -146,14 +146,14 @@ struct IdentityTests {
 @Suite("File key-value store")
 struct FileKeyValueStoreTests {
     @Test("Saves atomically with owner-only permissions and loads what it saved")
-    func roundTrip() throws {
+    func roundTrip() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("binoban-kv-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("ns.identity.json")
         let store = FileKeyValueStore(fileURL: file)
         #expect(try store.load().values.isEmpty)
-        try store.save(BinobanKeyValueSnapshot(values: ["anonymousId": "a", "traits": #"{"x":"\"y\""}"#]))
-        try store.save(BinobanKeyValueSnapshot(values: ["anonymousId": "b"]))
+        try await store.save(BinobanKeyValueSnapshot(values: ["anonymousId": "a", "traits": #"{"x":"\"y\""}"#]))
+        try await store.save(BinobanKeyValueSnapshot(values: ["anonymousId": "b"]))
         #expect(try store.load().values == ["anonymousId": "b"])
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
