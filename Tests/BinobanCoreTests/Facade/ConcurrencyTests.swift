@@ -27,6 +27,9 @@ struct ConcurrencyTests {
         let harness = PipelineHarness(limits: limits) {
             $0.writeStageCapacity = producers * perProducer
             $0.flushAt = 1_000_000
+            // One request at a time, so arrival order is storage order. With more, batches may arrive in any
+            // order (each keeps its own; Decision 0207), which this test would count as out of order.
+            $0.maxConcurrentUploads = 1
         }
         await harness.settle()
         let binoban = harness.binoban

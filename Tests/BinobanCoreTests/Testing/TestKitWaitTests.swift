@@ -3,7 +3,7 @@ import Testing
 
 @testable import BinobanCoreTesting
 
-@Suite("Test-kit waits: timeouts and cancellation", .timeLimit(.minutes(2)))
+@Suite("Test-kit waits: timeouts and cancellation", .timeLimit(.minutes(10)))
 struct TestKitWaitTests {
     static let request = BinobanTransportRequest(url: URL(string: "https://x.io/b")!, headers: [:], body: Data())
 
