@@ -83,23 +83,17 @@ struct EventEncoder: Sendable {
 
     /// Appends the JSON object of `event` to `bytes`.
     func encode(_ event: PendingEvent, to bytes: inout [UInt8], timestamps: inout TimestampFormatter) {
-        switch event.kind {
-        case .track:
-            bytes.append(contentsOf: #"{"type":"track","event":"#.utf8)
-            FastJSON.appendString(event.name, to: &bytes)
-            bytes.append(contentsOf: #","properties":"#.utf8)
-            if case .object = event.payload {
-                FastJSON.appendValue(event.payload, to: &bytes)
-            } else {
-                bytes.append(contentsOf: "{}".utf8)
-            }
-        case .identify:
+        if let head = event.encodedHead {
+            bytes.append(contentsOf: head)
+        } else if event.kind == .track {
+            Self.appendTrackHead(
+                name: event.name, properties: event.payload, messageId: event.messageId,
+                timestampMillis: event.timestampMillis, to: &bytes, timestamps: &timestamps)
+        } else {
             bytes.append(contentsOf: #"{"type":"identify""#.utf8)
+            Self.appendStamp(
+                messageId: event.messageId, timestampMillis: event.timestampMillis, to: &bytes, timestamps: &timestamps)
         }
-        bytes.append(contentsOf: #","messageId":"#.utf8)
-        FastJSON.appendString(event.messageId, to: &bytes)
-        bytes.append(contentsOf: #","timestamp":"#.utf8)
-        timestamps.appendQuoted(millisecondsSince1970: event.timestampMillis, to: &bytes)
         bytes.append(contentsOf: #","anonymousId":"#.utf8)
         FastJSON.appendString(event.anonymousId, to: &bytes)
         if let userId = event.userId, !userId.trimmingWhitespace().isEmpty {
@@ -121,6 +115,33 @@ struct EventEncoder: Sendable {
         }
         bytes.append(contentsOf: "}}".utf8)
         bytes.append(contentsOf: Self.suffix)
+    }
+
+    /// Appends the members of a track event that do not depend on the identity or the instance:
+    /// `{"type":"track","event":…,"properties":…,"messageId":…,"timestamp":…` (no closing brace). A caller encodes
+    /// this itself when the write stage is deep (``PendingEvent/encodedHead``).
+    static func appendTrackHead(
+        name: String, properties: JSONValue, messageId: String, timestampMillis: Int64, to bytes: inout [UInt8],
+        timestamps: inout TimestampFormatter
+    ) {
+        bytes.append(contentsOf: #"{"type":"track","event":"#.utf8)
+        FastJSON.appendString(name, to: &bytes)
+        bytes.append(contentsOf: #","properties":"#.utf8)
+        if case .object = properties {
+            FastJSON.appendValue(properties, to: &bytes)
+        } else {
+            bytes.append(contentsOf: "{}".utf8)
+        }
+        appendStamp(messageId: messageId, timestampMillis: timestampMillis, to: &bytes, timestamps: &timestamps)
+    }
+
+    private static func appendStamp(
+        messageId: String, timestampMillis: Int64, to bytes: inout [UInt8], timestamps: inout TimestampFormatter
+    ) {
+        bytes.append(contentsOf: #","messageId":"#.utf8)
+        FastJSON.appendString(messageId, to: &bytes)
+        bytes.append(contentsOf: #","timestamp":"#.utf8)
+        timestamps.appendQuoted(millisecondsSince1970: timestampMillis, to: &bytes)
     }
 
     /// The encoded event as `Data`.

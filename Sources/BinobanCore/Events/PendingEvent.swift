@@ -1,7 +1,8 @@
 /// One accepted call, stamped on the caller's thread and encoded later by the driver.
 ///
 /// It carries the identity of the moment it was accepted, so a `reset()` or `identify()` right after does not
-/// change it.
+/// change it. When the write stage is deep, the caller has already encoded the part of a track event that does
+/// not depend on identity (``encodedHead``); the driver then only adds the identity and context.
 struct PendingEvent: Sendable {
     enum Kind: Sendable {
         case track
@@ -18,4 +19,7 @@ struct PendingEvent: Sendable {
     var anonymousId: String
     var userId: String?
     var deviceToken: String?
+    /// `{"type":"track","event":…,"properties":…,"messageId":…,"timestamp":…` when the caller encoded it (the
+    /// ``payload`` is then `.null`, so the queued event holds its compact bytes only).
+    var encodedHead: [UInt8]? = nil
 }

@@ -296,16 +296,28 @@ public final class Binoban: Sendable {
         guard let runtime else { return false }
         let messageId = MessageID.make(from: runtime.random)
         let now = configuration.wallClock.currentMillisecondsSince1970()
+        // A deep queue means the writer is behind: encode the identity-free part here (EventIntake.isDeep).
+        var head: [UInt8]?
+        if kind == .track, runtime.intake.isDeep {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(256)
+            var timestamps = TimestampFormatter()
+            EventEncoder.appendTrackHead(
+                name: name, properties: payload, messageId: messageId, timestampMillis: now, to: &bytes,
+                timestamps: &timestamps)
+            head = bytes
+        }
         return runtime.intake.accept { current in
             PendingEvent(
                 kind: kind,
                 name: name,
-                payload: payload,
+                payload: head == nil ? payload : .null,
                 messageId: messageId,
                 timestampMillis: now,
                 anonymousId: identity?.anonymousId ?? current.anonymousId,
                 userId: identity == nil ? current.userId : identity?.userId,
-                deviceToken: current.deviceToken
+                deviceToken: current.deviceToken,
+                encodedHead: head
             )
         }
     }

@@ -141,6 +141,15 @@ final class EventIntake: Sendable {
     /// Whether the buffer holds work the driver has not taken.
     var hasWork: Bool { state.withLock { $0.hasWork } }
 
+    /// The queue depth from which callers encode their own track events before handing them over
+    /// (``PendingEvent/encodedHead``): the writer has fallen behind, so the producer takes on part of its work
+    /// (CPU only, never I/O or waiting), which slows a tight loop to about what the writer takes and keeps the
+    /// queued events compact. Below it `track()` stays as cheap as it can be.
+    static let callerEncodingDepth = 4_096
+
+    /// Whether the queue is at least ``callerEncodingDepth`` deep.
+    var isDeep: Bool { state.withLock { $0.liveCount >= Self.callerEncodingDepth } }
+
     /// Stamps and enqueues an event built from the current identity. Returns `false` when paused (counted),
     /// closed, or full under ``Overflow/dropNewest`` (counted).
     @discardableResult

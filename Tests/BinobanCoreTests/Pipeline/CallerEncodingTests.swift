@@ -1,0 +1,75 @@
+import BinobanCoreTesting
+import Foundation
+import Testing
+
+@testable import BinobanCore
+
+@Suite("Caller encoding when the write stage is deep")
+struct CallerEncodingTests {
+    static let identity = IdentityState(
+        anonymousId: "anon \"1\"", userId: "user\n2", traits: [:], deviceToken: "tok", deviceId: "dev")
+
+    static func event(properties: JSONValue, userId: String?) -> PendingEvent {
+        PendingEvent(
+            kind: .track, name: "näme \"q\" \u{1}", payload: properties, messageId: "m-1",
+            timestampMillis: 1_764_590_400_123, anonymousId: identity.anonymousId, userId: userId,
+            deviceToken: identity.deviceToken)
+    }
+
+    @Test(
+        "An event whose caller encoded its head gives the same bytes as one the driver encodes whole",
+        arguments: [
+            [:], ["a": 1, "b": [true, nil, 2.5], "c": ["nested": "q\"\\\u{7f}😀"]], .string("not an object"),
+        ] as [JSONValue])
+    func sameBytes(properties: JSONValue) {
+        let encoder = EventEncoder(
+            context: FixedContextProvider().staticContext(), instanceId: "instance", deviceId: nil)
+        for userId in [nil, "user\n2", "  "] as [String?] {
+            let whole = Self.event(properties: properties, userId: userId)
+            var head: [UInt8] = []
+            var headTimestamps = TimestampFormatter()
+            EventEncoder.appendTrackHead(
+                name: whole.name, properties: whole.payload, messageId: whole.messageId,
+                timestampMillis: whole.timestampMillis, to: &head, timestamps: &headTimestamps)
+            var split = whole
+            split.payload = .null
+            split.encodedHead = head
+            #expect(encoder.encode(split) == encoder.encode(whole))
+        }
+    }
+
+    @Test("The intake is deep from callerEncodingDepth queued events until the next drain")
+    func depth() {
+        let intake = EventIntake(
+            identity: Self.identity, persistIdentity: false, capacity: 10_000, overflow: .dropOldest,
+            settings: .init(enabled: true, flushAt: 20, flushInterval: .seconds(30)))
+        for _ in 0..<(EventIntake.callerEncodingDepth - 1) {
+            intake.accept { _ in Self.event(properties: [:], userId: nil) }
+        }
+        #expect(!intake.isDeep)
+        intake.accept { _ in Self.event(properties: [:], userId: nil) }
+        #expect(intake.isDeep)
+        _ = intake.take()
+        #expect(!intake.isDeep)
+    }
+
+    @Test("Events queued past the depth before the pipeline starts are delivered whole and in order")
+    func deliveredWhole() async throws {
+        let count = EventIntake.callerEncodingDepth + 1_000
+        let harness = PipelineHarness {
+            $0.startsAutomatically = false
+            $0.writeStageCapacity = count
+            $0.flushAt = 1_000_000
+        }
+        for index in 0..<count {
+            harness.binoban.track(name: "e", properties: ["i": .int(index), "s": "x\"y"])
+        }
+        let result = await harness.binoban.shutdown(deadline: .seconds(60))
+        #expect(result.outcome == .completed)
+        #expect(result.uploadedEvents == count)
+        let events = try harness.uploadedEvents()
+        #expect(events.map(\.properties) == (0..<count).map { ["i": .int($0), "s": "x\"y"] })
+        #expect(Set(events.map(\.messageId)).count == count)
+        #expect(events.allSatisfy { $0.event == "e" && $0.type == "track" && !$0.anonymousId.isEmpty })
+    }
+}
