@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The pipeline's driver: feeds inputs to the ``PipelineMachine`` and performs every action it returns, with
 /// the storage, the transport, the clock and the key-value store. No rule lives here: each I/O result goes
 /// back to the machine as an input. Generic over the clock so tests use a manual one.
@@ -17,7 +11,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     private var held: [BinobanBatchID: BinobanStoredBatch] = [:]
     private var uploads: [BinobanBatchID: Task<Void, Never>] = [:]
     /// The one timer: the machine's next deadline, or the error reporter's next summary if sooner.
-    private var timer: (deadline: C.Instant, task: Task<Void, Never>)?
+    private var timer = DeadlineTimer<C>()
     private var summaryDeadline: C.Instant?
     private var inFlight = 0
     private var started = false
@@ -36,12 +30,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         started = true
         let open = parts.openStorage
         storage = await parts.worker.run { open() }
-        let configuration = parts.configuration
-        let deviceId = configuration.collectDeviceId ? parts.intake.identity.deviceId : nil
-        buffer = WriteStageBuffer(
-            encoder: EventEncoder(
-                context: configuration.contextProvider.staticContext(), instanceId: parts.instanceId,
-                deviceId: deviceId))
+        buffer = WriteStageBuffer(for: parts)
         parts.intake.setOnWork { Task { await self.feed(.intakeHasWork) } }
         feed(.started)
     }
@@ -67,14 +56,14 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     }
 
     func timeUntilNextDeadline() async -> Duration? {
-        timer.map { max(.zero, clock.now.duration(to: $0.deadline)) }
+        timer.deadline.map { max(.zero, clock.now.duration(to: $0)) }
     }
 
     private var isQuiet: Bool {
         let now = clock.now
         return finished
             || (started && inFlight == 0 && machine.isQuiet && !parts.intake.hasWork
-                && (timer.map { now < $0.deadline } ?? true))
+                && (timer.deadline.map { now < $0 } ?? true))
     }
 
     /// Feeds one input, performs the actions it yields (feeding back the synchronous results), and re-arms
@@ -103,31 +92,17 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         case .write(let whenFull):
             guard let events = buffer?.nextChunk() else { return nil }
             io { storage in
-                do {
-                    return await self.stored(try await storage.append(events, whenFull: whenFull))
-                } catch {
-                    return await self.failed(error)
-                }
+                await self.written(await PipelineCalls<C.Instant>.append(events, to: storage, whenFull: whenFull))
             }
         case .discardRefused:
             buffer?.discardRefused()
         case .list(let limit):
-            io { storage in
-                do {
-                    let closed = try await storage.closeOpenBatch()
-                    return .listed(try await storage.finishedBatches(limit: limit), closed: closed)
-                } catch {
-                    return .listFailed("\(error)")
-                }
-            }
+            io { storage in await PipelineCalls.list(storage, limit: limit) }
         case .read(let id):
             io { storage in
-                do {
-                    guard let batch = try await storage.read(id) else { return .vanished(id) }
-                    return await self.hold(batch)
-                } catch {
-                    return .readFailed(id, "\(error)")
-                }
+                let (input, batch) = await PipelineCalls<C.Instant>.read(storage, id)
+                if let batch { await self.hold(batch) }
+                return input
             }
         case .send(let id):
             send(id)
@@ -135,24 +110,10 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             held[id] = nil
         case .remove(let id):
             held[id] = nil
-            io { storage in
-                do {
-                    try await storage.remove(id)
-                    return .removed(id)
-                } catch {
-                    return .removeFailed(id, "\(error)")
-                }
-            }
+            io { storage in await PipelineCalls.remove(storage, id) }
         case .saveIdentity(let identity):
             let store = parts.keyValueStore
-            io { _ in
-                do {
-                    try await store?.save(identity.snapshot)
-                    return .identitySaved(failure: nil)
-                } catch {
-                    return .identitySaved(failure: "\(error)")
-                }
-            }
+            io { _ in await PipelineCalls.save(identity, to: store) }
         case .resume(let id, let result):
             parts.waiters.resume(id, with: result)
         case .report(let kind, let message, let eventCount):
@@ -177,39 +138,32 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         feed(input)
     }
 
-    private func stored(_ report: BinobanStorageWriteReport) -> PipelineInput<C.Instant> {
-        let bytes = buffer?.stored(report) ?? 0
-        return .written(report, storedBytes: bytes, moreInDrain: buffer?.hasMore ?? false)
+    /// Tells the write stage what the append did, and the machine what it needs of that.
+    private func written(_ result: Result<BinobanStorageWriteReport, any Error>) -> PipelineInput<C.Instant> {
+        switch result {
+        case .success(let report):
+            let bytes = buffer?.stored(report) ?? 0
+            return .written(report, storedBytes: bytes, moreInDrain: buffer?.hasMore ?? false)
+        case .failure(let error):
+            let storedBefore = (error as? BinobanFileStorageError)?.storedEventsBeforeFailure ?? 0
+            let lost = buffer?.failed(storedBeforeFailure: storedBefore) ?? 0
+            return .writeFailed(lost: lost, moreInDrain: buffer?.hasMore ?? false, message: "\(error)")
+        }
     }
 
-    private func failed(_ error: any Error) -> PipelineInput<C.Instant> {
-        let storedBefore = (error as? BinobanFileStorageError)?.storedEventsBeforeFailure ?? 0
-        let lost = buffer?.failed(storedBeforeFailure: storedBefore) ?? 0
-        return .writeFailed(lost: lost, moreInDrain: buffer?.hasMore ?? false, message: "\(error)")
-    }
-
-    private func hold(_ batch: BinobanStoredBatch) -> PipelineInput<C.Instant> {
+    private func hold(_ batch: BinobanStoredBatch) {
         held[batch.id] = batch
-        return .read(batch.id, eventCount: batch.eventCount, bytes: batch.events.count)
     }
 
-    /// Sends a held batch, stamping `sentAt` now; the answer, its `Retry-After` and a jitter draw go back.
+    /// Sends a held batch, stamping `sentAt` now.
     private func send(_ id: BinobanBatchID) {
         guard let batch = held[id], let transport = parts.configuration.transport else { return }
         let (wallClock, random) = (parts.configuration.wallClock, parts.configuration.randomSource)
         let request = parts.requestBuilder.request(for: batch, sentAtMillis: wallClock.currentMillisecondsSince1970())
         inFlight += 1
         uploads[id] = Task {
-            let answer: PipelineInput<C.Instant>
-            do {
-                let response = try await transport.send(request)
-                let retryAfter = response.value(forHeader: "Retry-After").flatMap { RetryAfter.parse($0) }?
-                    .delay(nowMillisSince1970: wallClock.currentMillisecondsSince1970())
-                answer = .answered(
-                    id, status: response.statusCode, retryAfter: retryAfter, jitter: random.nextUnitInterval())
-            } catch {
-                answer = .noAnswer(id, jitter: random.nextUnitInterval())
-            }
+            let answer = await PipelineCalls<C.Instant>.upload(
+                request, of: id, with: transport, wallClock: wallClock, random: random)
             self.uploads[id] = nil
             self.complete(answer)
         }
@@ -220,23 +174,11 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             summaryDeadline = clock.now.advanced(by: wait)
         }
         let deadline = finished ? nil : [machine.nextDeadline, summaryDeadline].compactMap { $0 }.min()
-        guard deadline != timer?.deadline else { return }
-        timer?.task.cancel()
-        timer = nil
-        guard let deadline else { return }
-        let clock = self.clock
-        timer = (
-            deadline,
-            Task {
-                guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
-                self.timerFired(deadline)
-            }
-        )
+        timer.set(deadline, on: clock) { await self.timerFired($0) }
     }
 
     private func timerFired(_ deadline: C.Instant) {
-        guard timer?.deadline == deadline else { return }
-        timer = nil
+        guard timer.fired(deadline) else { return }
         if let summary = summaryDeadline, summary <= clock.now {
             summaryDeadline = nil
             parts.reporter.deliverDue()
@@ -246,8 +188,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
 
     private func finish() {
         finished = true
-        timer?.task.cancel()
-        timer = nil
+        timer.cancel()
         for task in uploads.values { task.cancel() }
         parts.reporter.deliverPending()
         parts.intake.removeOnWork()

@@ -22,6 +22,16 @@ struct WriteStageBuffer {
         self.encoder = encoder
     }
 
+    /// A buffer with the instance's encoder (its static context, instance id and, when collected, device id).
+    init(for parts: PipelineParts) {
+        let configuration = parts.configuration
+        let deviceId = configuration.collectDeviceId ? parts.intake.identity.deviceId : nil
+        self.init(
+            encoder: EventEncoder(
+                context: configuration.contextProvider.staticContext(), instanceId: parts.instanceId,
+                deviceId: deviceId))
+    }
+
     /// Whether events of the drain remain to be stored.
     var hasMore: Bool { !chunk.isEmpty || encoded < drain.events.count }
 

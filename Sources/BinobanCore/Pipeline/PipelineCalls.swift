@@ -1,0 +1,78 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The I/O calls the ``PipelineDriver`` makes for the machine's actions, each turned into the input that tells
+/// the machine how it went. No rule lives here: a failure is reported as it happened.
+enum PipelineCalls<Instant: InstantProtocol> where Instant.Duration == Duration {
+    /// Appends a chunk of encoded events; the write stage needs the report or the error itself.
+    static func append(
+        _ events: [Data], to storage: any BinobanEventStorage, whenFull: BinobanStorageFullBehaviour
+    ) async -> Result<BinobanStorageWriteReport, any Error> {
+        do {
+            return .success(try await storage.append(events, whenFull: whenFull))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Closes the open batch, then lists at most `limit` finished batches.
+    static func list(_ storage: any BinobanEventStorage, limit: Int) async -> PipelineInput<Instant> {
+        do {
+            let closed = try await storage.closeOpenBatch()
+            return .listed(try await storage.finishedBatches(limit: limit), closed: closed)
+        } catch {
+            return .listFailed("\(error)")
+        }
+    }
+
+    /// Reads a batch; the batch comes back beside the input so the driver can hold it for sending.
+    static func read(_ storage: any BinobanEventStorage, _ id: BinobanBatchID) async -> (
+        PipelineInput<Instant>, BinobanStoredBatch?
+    ) {
+        do {
+            guard let batch = try await storage.read(id) else { return (.vanished(id), nil) }
+            return (.read(id, eventCount: batch.eventCount, bytes: batch.events.count), batch)
+        } catch {
+            return (.readFailed(id, "\(error)"), nil)
+        }
+    }
+
+    /// Deletes a batch after its final answer.
+    static func remove(_ storage: any BinobanEventStorage, _ id: BinobanBatchID) async -> PipelineInput<Instant> {
+        do {
+            try await storage.remove(id)
+            return .removed(id)
+        } catch {
+            return .removeFailed(id, "\(error)")
+        }
+    }
+
+    /// Saves the identity snapshot (the store does its blocking work off the cooperative pool).
+    static func save(_ identity: IdentityState, to store: (any BinobanKeyValueStore)?) async -> PipelineInput<Instant> {
+        do {
+            try await store?.save(identity.snapshot)
+            return .identitySaved(failure: nil)
+        } catch {
+            return .identitySaved(failure: "\(error)")
+        }
+    }
+
+    /// Sends a batch's request; the answer, its `Retry-After` as a delay from now, and a fresh jitter draw go
+    /// back (the draw is used only if the machine backs off).
+    static func upload(
+        _ request: BinobanTransportRequest, of id: BinobanBatchID, with transport: any BinobanEventTransport,
+        wallClock: any BinobanWallClock, random: any BinobanRandomSource
+    ) async -> PipelineInput<Instant> {
+        do {
+            let response = try await transport.send(request)
+            let retryAfter = response.value(forHeader: "Retry-After").flatMap { RetryAfter.parse($0) }?
+                .delay(nowMillisSince1970: wallClock.currentMillisecondsSince1970())
+            return .answered(id, status: response.statusCode, retryAfter: retryAfter, jitter: random.nextUnitInterval())
+        } catch {
+            return .noAnswer(id, jitter: random.nextUnitInterval())
+        }
+    }
+}
