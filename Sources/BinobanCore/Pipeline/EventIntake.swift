@@ -342,9 +342,14 @@ final class EventIntake: Sendable {
         return drain
     }
 
+    /// The largest buffer kept for reuse, in events. A buffer that grew past it during a burst is freed instead:
+    /// kept, its capacity alone (about 130 bytes per event) would hold tens of megabytes long after the burst.
+    static let recycledCapacityLimit = 8_192
+
     /// Hands a drained buffer back for reuse. Pass the only reference: a caller then frees its events.
     func recycle(_ buffer: consuming [PendingEvent]) {
         let kept = buffer
+        guard kept.capacity <= Self.recycledCapacityLimit else { return }
         let unused = state.withLock { state -> [PendingEvent] in
             guard state.stale.isEmpty, state.spare.capacity == 0 else { return kept }
             state.stale = kept

@@ -11,6 +11,8 @@ struct WriteStageBuffer {
     static var chunkSize: Int { 2048 }
 
     private let encoder: EventEncoder
+    /// Where drained buffers go back for reuse.
+    private var intake: EventIntake?
     private var timestamps = TimestampFormatter()
     private var drain = EventIntake.Drain()
     /// How many events of the drain were encoded.
@@ -37,6 +39,7 @@ struct WriteStageBuffer {
 
     /// Takes everything the intake holds (handing the previous drain's buffer back for reuse).
     mutating func take(from intake: EventIntake) -> PipelineDrain {
+        self.intake = intake
         intake.recycle(drain.buffer)
         drain = intake.take()
         encoded = 0
@@ -58,7 +61,17 @@ struct WriteStageBuffer {
             chunk.append(Data(scratch))
         }
         encoded = end - events.startIndex
+        if end == events.endIndex { releaseDrain() }
         return chunk
+    }
+
+    /// Hands the drained events back as soon as they are all encoded: held until the next drain, a burst's last
+    /// drain (up to the write stage's capacity) would stay in memory while the pipeline is idle.
+    private mutating func releaseDrain() {
+        intake?.recycle(drain.buffer)
+        drain.buffer = []
+        drain.firstLive = 0
+        encoded = 0
     }
 
     /// The storage took the chunk but its refused suffix; returns the bytes it stored.
