@@ -85,6 +85,7 @@ struct EventEncoder: Sendable {
     func encode(_ event: PendingEvent, to bytes: inout [UInt8], timestamps: inout TimestampFormatter) {
         if let head = event.encodedHead {
             bytes.append(contentsOf: head)
+            if event.encodedWhole { return }
         } else if event.kind == .track {
             Self.appendTrackHead(
                 name: event.name, properties: event.payload, messageId: event.messageId,
@@ -94,6 +95,23 @@ struct EventEncoder: Sendable {
             Self.appendStamp(
                 messageId: event.messageId, timestampMillis: event.timestampMillis, to: &bytes, timestamps: &timestamps)
         }
+        appendTail(of: event, to: &bytes)
+    }
+
+    /// Completes an event whose caller encoded its head: appends the identity and the instance's context to
+    /// ``PendingEvent/encodedHead``, which then holds the whole object. Runs inside the intake's lock, where
+    /// the event is stamped, so it is kept to copying a few strings.
+    func completeHead(of event: inout PendingEvent) {
+        guard var bytes = event.encodedHead, !event.encodedWhole else { return }
+        event.encodedHead = nil
+        bytes.reserveCapacity(bytes.count + contextPrefix.count + 160)
+        appendTail(of: event, to: &bytes)
+        event.encodedHead = bytes
+        event.encodedWhole = true
+    }
+
+    /// Everything after the timestamp: identity, traits, context, and the constant suffix.
+    private func appendTail(of event: PendingEvent, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: #","anonymousId":"#.utf8)
         FastJSON.appendString(event.anonymousId, to: &bytes)
         if let userId = event.userId, !userId.trimmingWhitespace().isEmpty {

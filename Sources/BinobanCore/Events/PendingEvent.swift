@@ -2,7 +2,7 @@
 ///
 /// It carries the identity of the moment it was accepted, so a `reset()` or `identify()` right after does not
 /// change it. When the write stage is deep, the caller has already encoded the part of a track event that does
-/// not depend on identity (``encodedHead``); the driver then only adds the identity and context.
+/// not depend on identity (``encodedHead``), and the intake the rest once the pipeline runs (``encodedWhole``).
 struct PendingEvent: Sendable {
     enum Kind: Sendable {
         case track
@@ -22,4 +22,6 @@ struct PendingEvent: Sendable {
     /// `{"type":"track","event":…,"properties":…,"messageId":…,"timestamp":…` when the caller encoded it (the
     /// ``payload`` is then `.null`, so the queued event holds its compact bytes only).
     var encodedHead: [UInt8]? = nil
+    /// ``encodedHead`` holds the whole JSON object: the intake added the identity and the instance's context.
+    var encodedWhole = false
 }

@@ -30,7 +30,9 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         started = true
         let open = parts.openStorage
         storage = await parts.worker.run { open() }
-        buffer = WriteStageBuffer(for: parts)
+        let buffer = WriteStageBuffer(for: parts)
+        self.buffer = buffer
+        parts.intake.setEncoder(buffer.encoder)
         parts.intake.setOnWork { Task { await self.feed(.intakeHasWork) } }
         feed(.started)
     }

@@ -10,7 +10,8 @@ struct WriteStageBuffer {
     /// Events encoded and handed to storage per append.
     static var chunkSize: Int { 2048 }
 
-    private let encoder: EventEncoder
+    /// The instance's encoder (the intake completes caller-encoded events with it too).
+    let encoder: EventEncoder
     /// Where drained buffers go back for reuse.
     private var intake: EventIntake?
     private var timestamps = TimestampFormatter()

@@ -35,6 +35,12 @@ struct CallerEncodingTests {
             split.payload = .null
             split.encodedHead = head
             #expect(encoder.encode(split) == encoder.encode(whole))
+            // Completed in the intake: the head then holds the whole object, byte for byte.
+            var completed = split
+            encoder.completeHead(of: &completed)
+            #expect(completed.encodedWhole)
+            #expect(completed.encodedHead.map { Data($0) } == encoder.encode(whole))
+            #expect(encoder.encode(completed) == encoder.encode(whole))
         }
     }
 
@@ -53,23 +59,29 @@ struct CallerEncodingTests {
         #expect(!intake.isDeep)
     }
 
-    @Test("Events queued past the depth before the pipeline starts are delivered whole and in order")
+    @Test("Events queued past the depth before and while the pipeline runs are delivered whole and in order")
     func deliveredWhole() async throws {
         let count = EventIntake.callerEncodingDepth + 1_000
-        let harness = PipelineHarness {
+        let harness = PipelineHarness(limits: BinobanStorageLimits(maxFinishedBatches: 100_000, maxTotalBytes: .max)) {
             $0.startsAutomatically = false
-            $0.writeStageCapacity = count
+            $0.writeStageCapacity = 2 * count
             $0.flushAt = 1_000_000
         }
         for index in 0..<count {
             harness.binoban.track(name: "e", properties: ["i": .int(index), "s": "x\"y"])
         }
+        // Running now, the intake completes caller-encoded events with the pipeline's encoder.
+        await harness.binoban.runtime?.driver.start()
+        for index in count..<(2 * count) {
+            harness.binoban.track(name: "e", properties: ["i": .int(index), "s": "x\"y"])
+        }
         let result = await harness.binoban.shutdown(deadline: .seconds(60))
         #expect(result.outcome == .completed)
-        #expect(result.uploadedEvents == count)
+        #expect(result.uploadedEvents == 2 * count)
+        #expect(result.droppedEvents == 0)
         let events = try harness.uploadedEvents()
-        #expect(events.map(\.properties) == (0..<count).map { ["i": .int($0), "s": "x\"y"] })
-        #expect(Set(events.map(\.messageId)).count == count)
+        #expect(events.map(\.properties) == (0..<(2 * count)).map { ["i": .int($0), "s": "x\"y"] })
+        #expect(Set(events.map(\.messageId)).count == 2 * count)
         #expect(events.allSatisfy { $0.event == "e" && $0.type == "track" && !$0.anonymousId.isEmpty })
     }
 }
