@@ -30,9 +30,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         started = true
         let open = parts.openStorage
         storage = await parts.worker.run { open() }
-        let buffer = WriteStageBuffer(for: parts)
-        self.buffer = buffer
-        parts.intake.setEncoder(buffer.encoder)
+        buffer = WriteStageBuffer(for: parts)
         parts.intake.setOnWork { Task { await self.feed(.intakeHasWork) } }
         feed(.started)
     }

@@ -25,7 +25,8 @@ struct WriteStageBuffer {
         self.encoder = encoder
     }
 
-    /// A buffer with the instance's encoder (its static context, instance id and, when collected, device id).
+    /// A buffer with the instance's encoder (its static context, instance id and, when collected, device id),
+    /// which it also gives the intake to complete caller-encoded events with.
     init(for parts: PipelineParts) {
         let configuration = parts.configuration
         let deviceId = configuration.collectDeviceId ? parts.intake.identity.deviceId : nil
@@ -33,6 +34,7 @@ struct WriteStageBuffer {
             encoder: EventEncoder(
                 context: configuration.contextProvider.staticContext(), instanceId: parts.instanceId,
                 deviceId: deviceId))
+        parts.intake.setEncoder(encoder)
     }
 
     /// Whether events of the drain remain to be stored.
