@@ -283,6 +283,32 @@ struct PipelineMachineTests {
         #expect(rig.at(5000, .timerFired) == [.send(b1), .send(b2)])
     }
 
+    @Test("A success reopens a backoff at once, but never a Retry-After window")
+    func successReopensBackoffOnly() {
+        let b3 = BinobanBatchID(sequence: 3)
+        for retryAfter in [nil, Duration.seconds(5)] {
+            var rig = MachineRig(flushAt: 1, concurrent: 3)
+            rig.startEmpty()
+            _ = rig.write(1)
+            #expect(rig.feed(.listed([b1, b2, b3])) == [.read(b1), .read(b2), .read(b3)])
+            for id in [b1, b2, b3] { #expect(rig.readAndSend(id) == [.send(id)]) }
+            // b1 fails with a long jitter: b2 and b3 are still in flight.
+            _ = rig.at(0, .answered(b1, status: 500, retryAfter: retryAfter, jitter: 0.999))
+            #expect(rig.machine.gateUntil != nil)
+            // b2 succeeds: the ingest works, so b1 goes again at once, unless the server asked to wait.
+            let actions = rig.at(100, .answered(b2, status: 200, retryAfter: nil, jitter: 0))
+            if retryAfter == nil {
+                #expect(actions == [.remove(b2), .send(b1)])
+                #expect(rig.machine.gateUntil == nil)
+            } else {
+                #expect(actions == [.remove(b2)])
+                #expect(rig.machine.gateUntil == MachineRig.Instant(offset: .seconds(5)))
+                #expect(rig.at(4999, .timerFired) == [])
+                #expect(rig.at(5000, .timerFired) == [.send(b1)])
+            }
+        }
+    }
+
     @Test("Shutdown writes what the intake held, then stops at the deadline: uploads cancelled, waiters told")
     func shutdownDeadline() {
         var rig = MachineRig(flushAt: 1000)
