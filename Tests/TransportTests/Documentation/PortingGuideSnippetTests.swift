@@ -118,7 +118,7 @@ enum PortingGuideSnippets {
 
     // MARK: Binoban
 
-    final class AppInteractionHandler: DefaultNotificationInteractionHandler, @unchecked Sendable {
+    final class AppInteractionHandler: DefaultNotificationInteractionHandler {
         override func onNotificationInteraction(interaction: NotificationInteraction) {
             super.onNotificationInteraction(interaction: interaction)  // keeps the bb_notification_* tracking
             Router.shared.route(interaction.uri)
