@@ -74,7 +74,8 @@ struct PushEntryPointTests {
         #expect(
             request.category.identifier
                 == NotificationCategoryRegistry.identifier(forActions: [
-                    NotificationAction(identifier: "buy", title: "Buy"), NotificationAction(identifier: "no", title: "No"),
+                    NotificationAction(identifier: "buy", title: "Buy"),
+                    NotificationAction(identifier: "no", title: "No"),
                 ]))
         #expect(
             request.category.actions == [

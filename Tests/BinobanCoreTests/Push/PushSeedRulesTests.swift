@@ -99,11 +99,14 @@ struct PushSeedRulesTests {
 
     @Test("Category identifiers come from the buttons: stable, shared by equal sets, distinct otherwise")
     func identifiersFromButtons() {
-        let yesNo = [NotificationAction(identifier: "yes", title: "Yes"), NotificationAction(identifier: "no", title: "No")]
+        let yesNo = [
+            NotificationAction(identifier: "yes", title: "Yes"), NotificationAction(identifier: "no", title: "No"),
+        ]
         let id = NotificationCategoryRegistry.identifier(forActions: yesNo)
         #expect(id == "binoban.actions.bebcb1398e7b6981")  // the same in every launch (no per-process seed)
         #expect(id == NotificationCategoryRegistry.identifier(forActions: yesNo))
-        #expect(NotificationCategoryRegistry.identifier(forActions: []) == NotificationCategoryRegistry.defaultIdentifier)
+        #expect(
+            NotificationCategoryRegistry.identifier(forActions: []) == NotificationCategoryRegistry.defaultIdentifier)
         let variants: [[NotificationAction]] = [
             Array(yesNo.reversed()),
             [NotificationAction(identifier: "yes", title: "Yes!"), yesNo[1]],

@@ -315,7 +315,8 @@ struct FalconClientTests {
         let warnings = rig.logs.records.filter { $0.level == .warning }
         #expect(warnings.count == 1)
         #expect(warnings.first?.code == nil)
-        #expect(warnings.first?.message.contains("released before its placement settled (layoutId \(Self.layout))") == true)
+        #expect(
+            warnings.first?.message.contains("released before its placement settled (layoutId \(Self.layout))") == true)
     }
 
     @Test func overlayCloseCompletesAfterTheDismissalFinishes() {
