@@ -1,11 +1,11 @@
 #if canImport(os)
-public import os
+import os
 #endif
 
 /// How a ``FalconLogRecord`` is written to the Apple unified log, as the iOS SDK writes it: subsystem
 /// `us.falconlabs.FalconSDK`, category `diagnostics`, the diagnostic code public and the message private.
 ///
-/// Platform-neutral so that the mapping is tested everywhere; ``FalconUnifiedLogSink`` (Apple platforms only)
+/// Platform-neutral so that the mapping is tested everywhere; `FalconUnifiedLogSink` (Apple platforms only)
 /// hands each entry to `os.Logger`.
 public struct FalconUnifiedLogEntry: Sendable, Hashable {
     /// The unified log level an entry is written at.

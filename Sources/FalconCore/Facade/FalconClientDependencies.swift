@@ -62,7 +62,7 @@ extension FalconClientDependencies {
         #endif
     }
 
-    /// The default log sink: ``FalconUnifiedLogSink`` (the unified log, subsystem `us.falconlabs.FalconSDK`,
+    /// The default log sink: `FalconUnifiedLogSink` (the unified log, subsystem `us.falconlabs.FalconSDK`,
     /// category `diagnostics`) where the `os` module exists, ``FalconStandardErrorLogSink`` elsewhere.
     public static func platformLogSink() -> any FalconLogSink {
         #if canImport(os)
