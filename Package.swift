@@ -19,6 +19,11 @@ let strictSettings: [SwiftSetting] = [
     .treatWarning("ExplicitSendable", as: .error),
 ]
 
+/// Apple platforms, where `URLSession` is part of Foundation: there the cores send beacons and upload batches
+/// by default (through the shared URLSession plumbing) and ship their privacy manifests. On Linux the cores
+/// link neither (FoundationEssentials only; Docs/Decisions/0103, 0203, 0110).
+let applePlatforms: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst]
+
 let package = Package(
     name: "sdk-core",
     // Apple floors for async URLSession, `Duration` and `Clock`; Linux has no floor.
@@ -41,7 +46,23 @@ let package = Package(
         .target(name: "SDKCoreCommon", swiftSettings: strictSettings),
 
         // MARK: FalconCore
-        .target(name: "FalconCore", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),
+        .target(
+            name: "FalconCore",
+            dependencies: [
+                "SDKCoreCommon",
+                .target(name: "URLSessionTransportSupport", condition: .when(platforms: applePlatforms)),
+                .target(name: "FalconCorePrivacyManifest", condition: .when(platforms: applePlatforms)),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // FalconCore's PrivacyInfo.xcprivacy, in a resource-only target linked on Apple platforms only: a resource
+        // makes SwiftPM generate `Bundle.module`, which imports Foundation (Docs/Decisions/0110).
+        .target(
+            name: "FalconCorePrivacyManifest",
+            path: "Sources/PrivacyManifests/FalconCore",
+            resources: [.copy("PrivacyInfo.xcprivacy")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "FalconCoreURLSession",
             dependencies: ["FalconCore", "URLSessionTransportSupport"],
@@ -50,7 +71,22 @@ let package = Package(
         .target(name: "FalconCoreTesting", dependencies: ["FalconCore"], swiftSettings: strictSettings),
 
         // MARK: BinobanCore
-        .target(name: "BinobanCore", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),
+        .target(
+            name: "BinobanCore",
+            dependencies: [
+                "SDKCoreCommon",
+                .target(name: "URLSessionTransportSupport", condition: .when(platforms: applePlatforms)),
+                .target(name: "BinobanCorePrivacyManifest", condition: .when(platforms: applePlatforms)),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // BinobanCore's PrivacyInfo.xcprivacy; Apple platforms only, as for FalconCore.
+        .target(
+            name: "BinobanCorePrivacyManifest",
+            path: "Sources/PrivacyManifests/BinobanCore",
+            resources: [.copy("PrivacyInfo.xcprivacy")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "BinobanCoreURLSession",
             dependencies: ["BinobanCore", "URLSessionTransportSupport"],

@@ -88,9 +88,13 @@ public struct Configuration: Sendable {
     public var storage: (any BinobanEventStorage)?
     /// The key-value store holding identity. `nil` uses a file in ``storageDirectory``.
     public var keyValueStore: (any BinobanKeyValueStore)?
-    /// The transport that carries batches. `nil` keeps every batch and reports `transportMissing` once per
-    /// window: install `URLSessionEventTransport()` from the `BinobanCoreURLSession` product.
-    public var transport: (any BinobanEventTransport)?
+    /// The transport that carries batches. Default ``platformDefaultTransport()``: `URLSession` on Apple
+    /// platforms (as the iOS SDK uploads), `nil` on Linux, where BinobanCore links no HTTP client.
+    ///
+    /// With `nil` every batch is kept and `transportMissing` is reported once, when the instance is created, at
+    /// warning level, with the line that fixes it: `config.transport = URLSessionEventTransport()` (product
+    /// `BinobanCoreURLSession`).
+    public var transport: (any BinobanEventTransport)? = Configuration.platformDefaultTransport()
     /// The monotonic clock that drives the flush timer and backoff. Default `ContinuousClock()`.
     public var clock: any Clock<Duration> = ContinuousClock()
     /// The calendar clock stamped on events and uploads. Default ``SystemWallClock``.
@@ -124,6 +128,17 @@ extension Configuration {
         return 1
         #else
         return 4
+        #endif
+    }
+
+    /// The default of ``transport`` on this platform: on Apple platforms a transport that uploads with an
+    /// ephemeral `URLSession` (the behaviour of `URLSessionEventTransport`: 30-second request and 60-second
+    /// upload timeouts, no cookies, redirects returned); `nil` on Linux.
+    public static func platformDefaultTransport() -> (any BinobanEventTransport)? {
+        #if canImport(Darwin)
+        return PlatformEventTransport()
+        #else
+        return nil
         #endif
     }
 

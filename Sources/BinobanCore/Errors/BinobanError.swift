@@ -48,8 +48,22 @@ public struct BinobanError: Error, Sendable, Hashable, CustomStringConvertible {
         public var description: String { name }
     }
 
+    /// How serious a report is.
+    public enum Severity: String, Sendable, Hashable {
+        /// Nothing failed, but the configuration probably is not what was meant: a missing transport, an adjusted
+        /// value.
+        case warning
+        /// Something failed or was dropped.
+        case error
+    }
+
     /// The kind of problem.
     public var kind: Kind
+    /// The report's severity, which follows from its kind: ``Kind/transportMissing`` and
+    /// ``Kind/configurationAdjusted`` are warnings, every other kind an error.
+    public var severity: Severity {
+        kind == .transportMissing || kind == .configurationAdjusted ? .warning : .error
+    }
     /// A value-free, human-readable explanation.
     public var message: String
     /// The number of events the report is about: the dropped events for the drop kinds (``Kind/writeStageOverflow``,

@@ -7,6 +7,10 @@ final class ErrorReporter: Sendable {
     private let handler: (@Sendable (BinobanError) -> Void)?
     private let elapsed: @Sendable () -> Duration
     private let limiter: LockedValue<ErrorReportLimiter>
+    private let onceReported = LockedValue(Set<BinobanError.Kind>())
+
+    /// Kinds delivered at most once per instance; later reports of them carry no news (no event is lost).
+    static let oncePerInstance: Set<BinobanError.Kind> = [.transportMissing]
 
     init(
         handler: (@Sendable (BinobanError) -> Void)?,
@@ -21,6 +25,10 @@ final class ErrorReporter: Sendable {
     /// Reports `kind` with `message` about `eventCount` events, unless a report of the same kind went out within
     /// the window; a suppressed report's counts reach the host in a later summary.
     func report(_ kind: BinobanError.Kind, _ message: String, eventCount: Int = 0) {
+        if Self.oncePerInstance.contains(kind) {
+            // Reported once for the instance's life (a missing transport: at creation, with the fix).
+            guard onceReported.withLock({ $0.insert(kind).inserted }) else { return }
+        }
         let now = elapsed()
         let error = BinobanError(kind: kind, message: message, eventCount: eventCount)
         guard let delivered = limiter.withLock({ $0.admit(error, at: now) }) else { return }
@@ -50,7 +58,7 @@ final class ErrorReporter: Sendable {
     }
 
     private func deliver(_ error: BinobanError) {
-        if Binoban.debugLogsEnabled { print("[Binoban] \(error)") }
+        if Binoban.debugLogsEnabled { print("[Binoban] \(error.severity.rawValue): \(error)") }
         handler?(error)
     }
 }

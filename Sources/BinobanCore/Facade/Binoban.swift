@@ -101,18 +101,6 @@ public final class Binoban: Sendable {
     /// outcome, retries, and the queue depth. All zero for a disabled instance.
     public var statistics: BinobanStatistics { runtime?.statistics.withLock { $0 } ?? BinobanStatistics() }
 
-    /// Records a screen view, delivered as a track event named `screen` with `title` in `properties.name`.
-    public func screen(title: String, properties: JSONValue = [:]) {
-        var members = properties.objectValue ?? [:]
-        members["name"] = .string(title)
-        track(name: "screen", properties: .object(members))
-    }
-
-    /// Records a screen view with properties given as `[String: Any]`.
-    public func screen(title: String, properties: [String: Any]) {
-        screen(title: title, properties: convert(properties))
-    }
-
     /// Identifies the current person: sets `userId` (a blank one keeps the current userId), replaces the
     /// stored traits with `traits`, persists both and records an identify event.
     public func identify(userId: String, traits: JSONValue = [:]) {
@@ -322,7 +310,7 @@ public final class Binoban: Sendable {
         }
     }
 
-    private func convert(_ dictionary: [String: Any]) -> JSONValue {
+    func convert(_ dictionary: [String: Any]) -> JSONValue {
         let conversion = JSONValue.convert(dictionary)
         if !conversion.issues.isEmpty, let runtime {
             runtime.reporter.report(

@@ -24,6 +24,11 @@ enum BinobanAssembly {
                 disabledAnonymousId: MessageID.make(from: configuration.randomSource))
         }
 
+        if configuration.transport == nil {
+            // Once, at creation, at warning level: the pipeline's later passes add nothing (ErrorReporter).
+            reporter.report(.transportMissing, MissingEventTransport.creationWarning)
+        }
+
         let random = configuration.randomSource
         let namespace = BinobanFileEventStorage.namespace(forSourceIdentifier: configuration.sourceIdentifier)
         let directory = configuration.storageDirectory ?? StorageLocation.defaultDirectory()

@@ -80,7 +80,7 @@ public enum BinobanScenarioRunner: Sendable {
                     binoban.track(name: name, properties: properties)
                 }
             case .identify(let userId, let traits): binoban.identify(userId: userId, traits: traits)
-            case .screen(let title, let properties): binoban.screen(title: title, properties: properties)
+            case .screen(let title, let properties): binoban.server.screen(title: title, properties: properties)
             case .reset: binoban.reset()
             case .setDeviceToken(let token): binoban.setDeviceToken(token: token)
             case .setFlushAt(let value): binoban.flushAt = value

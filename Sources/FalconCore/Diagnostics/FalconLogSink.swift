@@ -15,11 +15,22 @@ public struct FalconLogRecord: Sendable, Hashable {
     public enum Level: String, Sendable, Hashable, Comparable {
         /// Ignored inputs and dropped beacons; useful while integrating.
         case debug
+        /// A likely integration mistake that is not an SDK failure: the first beacon dropped for want of a
+        /// transport, an inline surface released before its placement settled.
+        case warning
         /// A diagnostic (an SDK failure).
         case error
 
-        /// `debug < error`.
-        public static func < (lhs: Level, rhs: Level) -> Bool { lhs == .debug && rhs == .error }
+        /// `debug < warning < error`.
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rank < rhs.rank }
+
+        private var rank: Int {
+            switch self {
+            case .debug: 0
+            case .warning: 1
+            case .error: 2
+            }
+        }
     }
 
     /// The level.
@@ -37,7 +48,11 @@ public struct FalconLogRecord: Sendable, Hashable {
     }
 }
 
-/// Where the SDK writes its log lines (the unified log `us.falconlabs.FalconSDK` / `diagnostics` on iOS).
+/// Where the SDK writes its log lines: the log hook.
+///
+/// The default is ``FalconClientDependencies/platformLogSink()``: the unified log (subsystem
+/// `us.falconlabs.FalconSDK`, category `diagnostics`) on Apple platforms, ``FalconStandardErrorLogSink``
+/// elsewhere.
 public protocol FalconLogSink: Sendable {
     /// Writes one record. Must not block.
     func log(_ record: FalconLogRecord)
@@ -51,8 +66,8 @@ public struct FalconStandardErrorLogSink: FalconLogSink {
     /// The lowest level written.
     public var minimumLevel: FalconLogRecord.Level
 
-    /// Creates a sink writing `minimumLevel` and above (errors only by default).
-    public init(minimumLevel: FalconLogRecord.Level = .error) {
+    /// Creates a sink writing `minimumLevel` and above (warnings and errors by default).
+    public init(minimumLevel: FalconLogRecord.Level = .warning) {
         self.minimumLevel = minimumLevel
     }
 

@@ -18,10 +18,10 @@ public protocol FalconExecutor: Sendable {
 
 /// The default executor: a serial `DispatchQueue`.
 ///
-/// By default it is the main queue on iOS, tvOS, watchOS and visionOS, where the iOS SDK dispatches every
-/// callback ("All callbacks are dispatched on the main thread") and where a web view must be driven; elsewhere
-/// (Linux servers, macOS tools, whose main queue may never be serviced) it is a private serial queue. A macOS app
-/// passes `DispatchQueue.main` itself.
+/// By default it is the main queue on Apple platforms (iOS, iPadOS, macOS, tvOS, watchOS, visionOS), where the iOS
+/// SDK dispatches every callback ("All callbacks are dispatched on the main thread") and where a web view must be
+/// driven; elsewhere (Linux servers, which have no UI thread) it is a private serial queue. A macOS command-line
+/// tool that never services its main queue passes a queue of its own (Docs/Decisions/0107).
 public struct FalconDispatchQueueExecutor: FalconExecutor {
     private let queue: DispatchQueue
 
@@ -30,9 +30,9 @@ public struct FalconDispatchQueueExecutor: FalconExecutor {
         self.queue = queue
     }
 
-    /// The main queue on UIKit platforms, a new private serial queue elsewhere.
+    /// The main queue on Apple platforms, a new private serial queue elsewhere.
     public static func defaultQueue() -> DispatchQueue {
-        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        #if canImport(Darwin)
         return DispatchQueue.main
         #else
         return DispatchQueue(label: "us.falconlabs.FalconCore.callbacks")

@@ -39,11 +39,21 @@ public enum Falcon: Sendable {
     }
 
     /// Initializes the SDK with the default configuration. Call once at launch.
+    ///
+    /// Diagnostic beacons are on by default. On Apple platforms the default client sends them with
+    /// `URLSession`; on Linux FalconCore has no HTTP client, so install the URLSession transport first (one line,
+    /// product FalconCoreURLSession), or the first beacon that cannot be sent logs a warning:
+    ///
+    /// ```swift
+    /// Falcon.shared = FalconClient(dependencies: .init(beaconTransport: URLSessionBeaconTransport()))
+    /// Falcon.initSdk(apiKey: "YOUR_API_KEY")
+    /// ```
     public static func initSdk(apiKey: String) {
         shared.initSdk(apiKey: apiKey)
     }
 
-    /// Initializes the SDK with `config`; a later call affects executions started after it.
+    /// Initializes the SDK with `config`; a later call affects executions started after it. Beacons: see
+    /// ``initSdk(apiKey:)``.
     public static func initSdk(apiKey: String, config: FalconConfig) {
         shared.initSdk(apiKey: apiKey, config: config)
     }
@@ -85,6 +95,46 @@ public enum Falcon: Sendable {
                 attributes: attributes, placement: placement, style: style, onLoad: onLoad, onUnload: onUnload,
                 onError: onError, onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
                 onShouldHideLoadingIndicator: onShouldHideLoadingIndicator, isSandbox: isSandbox))
+    }
+
+    /// Starts an execution with `[String: Any]` attributes on the executor's next turn, for SwiftUI-style
+    /// wrappers; see ``FalconClient``'s `executeOnNextTurn`. Cancel the returned handle when the view unmounts.
+    @discardableResult
+    public static func executeOnNextTurn(
+        attributes: [String: Any],
+        placement: FalconPlacement,
+        style: FalconStyle? = nil,
+        onLoad: @escaping @Sendable () -> Void = {},
+        onUnload: @escaping @Sendable () -> Void = {},
+        onError: @escaping @Sendable (any Error) -> Void = { _ in },
+        onShouldShowLoadingIndicator: @escaping @Sendable () -> Void = {},
+        onShouldHideLoadingIndicator: @escaping @Sendable () -> Void = {},
+        isSandbox: Bool = false
+    ) -> FalconPendingExecution {
+        shared.executeOnNextTurn(
+            attributes: attributes, placement: placement, style: style, onLoad: onLoad, onUnload: onUnload,
+            onError: onError, onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
+            onShouldHideLoadingIndicator: onShouldHideLoadingIndicator, isSandbox: isSandbox)
+    }
+
+    /// Starts an execution with `JSONValue` attributes on the executor's next turn; see the `[String: Any]`
+    /// overload.
+    @discardableResult
+    public static func executeOnNextTurn(
+        attributes: JSONValue,
+        placement: FalconPlacement,
+        style: FalconStyle? = nil,
+        onLoad: @escaping @Sendable () -> Void = {},
+        onUnload: @escaping @Sendable () -> Void = {},
+        onError: @escaping @Sendable (any Error) -> Void = { _ in },
+        onShouldShowLoadingIndicator: @escaping @Sendable () -> Void = {},
+        onShouldHideLoadingIndicator: @escaping @Sendable () -> Void = {},
+        isSandbox: Bool = false
+    ) -> FalconPendingExecution {
+        shared.executeOnNextTurn(
+            attributes: attributes, placement: placement, style: style, onLoad: onLoad, onUnload: onUnload,
+            onError: onError, onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
+            onShouldHideLoadingIndicator: onShouldHideLoadingIndicator, isSandbox: isSandbox)
     }
 
     /// Registers the events handler for `layoutId`, replacing any previous one.

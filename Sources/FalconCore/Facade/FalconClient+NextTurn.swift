@@ -4,6 +4,8 @@ extension FalconClient {
     ///
     /// The attributes are read now; the configuration is read when the execution starts. Cancel the returned
     /// handle when the view unmounts: before the turn, nothing at all happens.
+    ///
+    /// An overload takes `[String: Any]` attributes, converted as `execute(attributes:…)` converts them.
     @discardableResult
     public func executeOnNextTurn(
         attributes: JSONValue,
@@ -26,5 +28,27 @@ extension FalconClient {
             pending.didStart(self.start(request))
         }
         return pending
+    }
+
+    /// Starts an execution with `[String: Any]` attributes on the executor's next turn, like the `JSONValue`
+    /// overload.
+    ///
+    /// The dictionary is converted now (values JSON cannot carry are dropped and counted in a debug log line).
+    @discardableResult
+    public func executeOnNextTurn(
+        attributes: [String: Any],
+        placement: FalconPlacement,
+        style: FalconStyle? = nil,
+        onLoad: @escaping @Sendable () -> Void = {},
+        onUnload: @escaping @Sendable () -> Void = {},
+        onError: @escaping @Sendable (any Error) -> Void = { _ in },
+        onShouldShowLoadingIndicator: @escaping @Sendable () -> Void = {},
+        onShouldHideLoadingIndicator: @escaping @Sendable () -> Void = {},
+        isSandbox: Bool = false
+    ) -> FalconPendingExecution {
+        executeOnNextTurn(
+            attributes: convert(attributes), placement: placement, style: style, onLoad: onLoad, onUnload: onUnload,
+            onError: onError, onShouldShowLoadingIndicator: onShouldShowLoadingIndicator,
+            onShouldHideLoadingIndicator: onShouldHideLoadingIndicator, isSandbox: isSandbox)
     }
 }

@@ -256,8 +256,11 @@ public final class FalconClient: Sendable {
                 }
                 var (id, input) = state.inbox.removeFirst()
                 guard var execution = state.executions[id] else { return Step(id: id, input: input) }
+                var releasedEarly = false
                 if let box = execution.inlineSurface, box.surface == nil {
-                    // The host released its surface without reporting a teardown: treat it as one.
+                    // The host released its surface without reporting a teardown: treat it as one, and warn when
+                    // the placement had not settled yet (a host that forgot to keep its view gets a log line).
+                    releasedEarly = execution.machine.state == .idle || execution.machine.state == .loading
                     input = .hostTeardown
                 }
                 let actions = execution.machine.handle(input, at: dependencies.clock.now())
@@ -270,9 +273,17 @@ public final class FalconClient: Sendable {
                 } else {
                     state.executions[id] = execution
                 }
-                return Step(id: id, input: input, actions: actions, execution: execution)
+                return Step(
+                    id: id, input: input, actions: actions, execution: execution, surfaceReleasedEarly: releasedEarly)
             }
             guard let step else { return }
+            if step.surfaceReleasedEarly {
+                let layoutId = step.execution?.diagnosticLayoutId ?? "-"
+                log(
+                    .warning, nil,
+                    "inline surface released before its placement settled (layoutId \(layoutId)); the execution "
+                        + "was cancelled. Keep a strong reference to the surface until onLoad or onError")
+            }
             if case .bridge(.ignored) = step.input {
                 log(.debug, nil, "bridge message ignored (malformed, unknown name or not an event)")
             }
@@ -357,7 +368,15 @@ public final class FalconClient: Sendable {
             ts: FalconBeacon.milliseconds(since1970: dependencies.clock.wallTime())
         )
         guard let transport = dependencies.beaconTransport else {
-            log(.debug, code, "beacon not sent: no beacon transport installed")
+            let first = beacons.withLock { tracker in
+                defer { tracker.warnedMissingTransport = true }
+                return !tracker.warnedMissingTransport
+            }
+            if first {
+                log(.warning, code, Self.missingBeaconTransportWarning)
+            } else {
+                log(.debug, code, "beacon not sent: no beacon transport installed")
+            }
             return
         }
         let request = FalconBeaconRequest(
@@ -371,6 +390,12 @@ public final class FalconClient: Sendable {
             self?.beaconFinished()
         }
     }
+
+    /// The warning logged once per client for the first beacon dropped for want of a transport.
+    static let missingBeaconTransportWarning =
+        "beacon not sent: no beacon transport installed, so no diagnostic beacon will be sent. Install one at "
+        + "launch: Falcon.shared = FalconClient(dependencies: .init(beaconTransport: URLSessionBeaconTransport())) "
+        + "(import FalconCoreURLSession)"
 
     private func beaconFinished() {
         let waiters = beacons.withLock { tracker -> [CheckedContinuation<Void, Never>] in
@@ -453,6 +478,7 @@ extension FalconClient {
         var input: FalconExecutionStateMachine.Input
         var actions: [FalconExecutionStateMachine.Action] = []
         var execution: Execution?
+        var surfaceReleasedEarly = false
     }
 
     struct TimerKey: Hashable {
@@ -463,5 +489,6 @@ extension FalconClient {
     struct BeaconTracker {
         var inFlight = 0
         var waiters: [CheckedContinuation<Void, Never>] = []
+        var warnedMissingTransport = false
     }
 }

@@ -11,10 +11,11 @@ public struct FalconClientDependencies: Sendable {
     public var clock: any FalconClock
     /// The `sessionId` source.
     public var idSource: any FalconIDSource
-    /// The beacon transport; `nil` (the default in FalconCore) drops each beacon with a debug log line
-    /// until the host installs one, such as `URLSessionBeaconTransport` from FalconCoreURLSession.
+    /// The beacon transport; the default is ``platformBeaconTransport()``: `URLSession` on Apple platforms,
+    /// `nil` on Linux. With `nil` the first beacon that cannot be sent logs one warning naming the fix
+    /// (install `URLSessionBeaconTransport` from FalconCoreURLSession), later ones a debug line each.
     public var beaconTransport: (any FalconBeaconTransport)?
-    /// Where log lines go.
+    /// Where log lines go (the log hook); the default is ``platformLogSink()``.
     public var logSink: any FalconLogSink
     /// Presents overlays.
     public var overlayPresenter: any FalconOverlayPresenter
@@ -28,8 +29,8 @@ public struct FalconClientDependencies: Sendable {
         executor: any FalconExecutor = FalconDispatchQueueExecutor(),
         clock: any FalconClock = FalconSystemClock(),
         idSource: any FalconIDSource = FalconUUIDSource(),
-        beaconTransport: (any FalconBeaconTransport)? = nil,
-        logSink: any FalconLogSink = FalconStandardErrorLogSink(),
+        beaconTransport: (any FalconBeaconTransport)? = FalconClientDependencies.platformBeaconTransport(),
+        logSink: any FalconLogSink = FalconClientDependencies.platformLogSink(),
         overlayPresenter: any FalconOverlayPresenter = FalconUnavailableOverlayPresenter(),
         loadTimeout: Duration = .seconds(15),
         platform: String = FalconPlatform.current
@@ -42,5 +43,32 @@ public struct FalconClientDependencies: Sendable {
         self.overlayPresenter = overlayPresenter
         self.loadTimeout = loadTimeout
         self.platform = platform
+    }
+}
+
+extension FalconClientDependencies {
+    /// The default beacon transport: on Apple platforms one that posts with an ephemeral `URLSession` (the
+    /// behaviour of `URLSessionBeaconTransport`), so beacons are on by default as in the iOS SDK; `nil` on
+    /// Linux, where FalconCore does not link FoundationNetworking. There, install the transport in one line:
+    ///
+    /// ```swift
+    /// Falcon.shared = FalconClient(dependencies: .init(beaconTransport: URLSessionBeaconTransport()))
+    /// ```
+    public static func platformBeaconTransport() -> (any FalconBeaconTransport)? {
+        #if canImport(Darwin)
+        return FalconPlatformBeaconTransport()
+        #else
+        return nil
+        #endif
+    }
+
+    /// The default log sink: `FalconUnifiedLogSink` (the unified log, subsystem `us.falconlabs.FalconSDK`,
+    /// category `diagnostics`) where the `os` module exists, ``FalconStandardErrorLogSink`` elsewhere.
+    public static func platformLogSink() -> any FalconLogSink {
+        #if canImport(os)
+        return FalconUnifiedLogSink()
+        #else
+        return FalconStandardErrorLogSink()
+        #endif
     }
 }

@@ -1,6 +1,6 @@
 /// An execution that starts on the executor's next turn, as `FalconEmbeddedSwiftUIView` does after mounting.
 ///
-/// Returned by ``FalconClient/executeOnNextTurn(attributes:placement:style:onLoad:onUnload:onError:onShouldShowLoadingIndicator:onShouldHideLoadingIndicator:isSandbox:)``.
+/// Returned by `executeOnNextTurn(attributes:placement:…)` on ``Falcon`` and ``FalconClient``.
 /// ``cancel()`` before that turn means nothing at all happens (not even `onShouldShowLoadingIndicator`);
 /// after it, `cancel()` is a host teardown (silent except for a pending hide).
 public final class FalconPendingExecution: Sendable {

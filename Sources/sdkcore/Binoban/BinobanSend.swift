@@ -238,7 +238,7 @@ struct BinobanSend {
             if let identity {
                 instance.track(name: "screen", properties: .object(properties), as: identity)
             } else {
-                instance.screen(title: line.name, properties: line.payload)
+                instance.server.screen(title: line.name, properties: line.payload)
             }
         }
     }

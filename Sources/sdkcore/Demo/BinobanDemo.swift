@@ -40,7 +40,7 @@ enum BinobanDemo {
         }
         binoban.track(name: "app_opened", properties: ["source": "demo"])
         binoban.identify(userId: "user_123", traits: ["email": "ada@example.com", "plan": "pro"])
-        binoban.screen(title: "Checkout")
+        binoban.server.screen(title: "Checkout")
         binoban.track(name: "purchase", properties: ["item": "shoes", "price": 49.99, "currency": "EUR"])
         binoban.track(name: "order_shipped", as: BinobanEventIdentity(userId: "customer-42"))
         let flush = await binoban.flush()

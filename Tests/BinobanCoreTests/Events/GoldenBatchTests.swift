@@ -27,7 +27,7 @@ struct GoldenBatchTests {
             name: "purchase",
             properties: ["item": "shoes", "price": "49.99", "qty": 2, "nested": ["a": [1, 2.5, nil, true]]])
         binoban.setDeviceToken(token: "fcm:AAA")
-        binoban.screen(title: "Home", properties: ["from": "menu"])
+        binoban.server.screen(title: "Home", properties: ["from": "menu"])
         try await harness.storage.waitForStoredEvents(count: 4)
         harness.clock.advance(by: .seconds(29))
         let result = await binoban.flush()

@@ -70,7 +70,13 @@ struct PushEntryPointTests {
         let request = try #require(presenter.displayRequests.first)
         #expect(request.notificationUuid == "n-1")
         #expect(request.title == "Title" && request.body == "Body" && request.soundName == "ding.caf")
-        #expect(request.category.identifier == "binoban.actions.n-1")
+        // One category per distinct button set: the identifier comes from the buttons, not the notification.
+        #expect(
+            request.category.identifier
+                == NotificationCategoryRegistry.identifier(forActions: [
+                    NotificationAction(identifier: "buy", title: "Buy"),
+                    NotificationAction(identifier: "no", title: "No"),
+                ]))
         #expect(
             request.category.actions == [
                 NotificationAction(identifier: "buy", title: "Buy"), NotificationAction(identifier: "no", title: "No"),

@@ -84,7 +84,7 @@ private struct UserInfoGenerator {
 }
 
 /// Counts interactions and remembers the last one.
-private final class CountingHandler: NotificationInteractionHandler {
+private final class CountingHandler: NotificationInteractionHandler, Sendable {
     private let state = LockedValue<(count: Int, last: NotificationInteraction?)>((0, nil))
     func onNotificationInteraction(interaction: NotificationInteraction) {
         state.withLock { $0 = ($0.count + 1, interaction) }

@@ -11,8 +11,9 @@ struct PushInteractionManagerTests {
             userInfo: binobanUserInfo(customData: ["k": "v"]), actionId: nil, dismissed: false)
         #expect(target.eventNames == ["bb_notification_clicked"])
 
-        let handler = SubclassedInteractionHandler(notifications: notifications, callsSuper: true)
-        manager.setHandler(handler: handler)
+        let handler = ReceivedInteractions()
+        manager.setHandler(
+            handler: SubclassedInteractionHandler(notifications: notifications, callsSuper: true, received: handler))
         let drained = manager.drainPendingInteractions()
         #expect(
             drained == [
@@ -43,8 +44,9 @@ struct PushInteractionManagerTests {
     @Test("A subclass that skips super stops tracking; resetToDefault restores it")
     func subclassWithoutSuper() {
         let (notifications, target, _) = makeAttachedLayer()
-        let handler = SubclassedInteractionHandler(notifications: notifications, callsSuper: false)
-        notifications.interactionManager.setHandler(handler: handler)
+        let handler = ReceivedInteractions()
+        notifications.interactionManager.setHandler(
+            handler: SubclassedInteractionHandler(notifications: notifications, callsSuper: false, received: handler))
         notifications.onNotificationOpened(userInfo: binobanUserInfo())
         #expect(handler.interactions.count == 1)
         #expect(target.calls.isEmpty)

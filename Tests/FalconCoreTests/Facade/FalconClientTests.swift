@@ -158,20 +158,38 @@ struct FalconClientTests {
         }
     }
 
-    @Test func withoutATransportTheBeaconIsDroppedWithADebugLine() async {
+    @Test func withoutATransportTheFirstBeaconWarnsOnceWithTheFixThenDebugLines() async {
         let logs = RecordingLogSink()
         let executor = ManualFalconExecutor()
         let client = FalconClient(
-            dependencies: FalconClientDependencies(executor: executor, clock: ManualFalconClock(), logSink: logs)
+            dependencies: FalconClientDependencies(
+                executor: executor, clock: ManualFalconClock(), beaconTransport: nil, logSink: logs)
         )
         client.initSdk(apiKey: "KEY")
         client.execute(attributes: [:], placement: .overlay)
+        client.execute(attributes: [:], placement: .overlay)
         executor.runAll()
         await client.waitForPendingBeacons()
+        #expect(logs.records.map(\.level) == [.error, .warning, .error, .debug])
+        let warning = logs.records[1]
+        #expect(warning.code == .attributeMappingFailed)
         #expect(
-            logs.records.map(\.level) == [.error, .debug]
-                && logs.records.last?.message == "beacon not sent: no beacon transport installed"
+            warning.message.contains(
+                "Falcon.shared = FalconClient(dependencies: .init(beaconTransport: URLSessionBeaconTransport()))"))
+        #expect(logs.records.last?.message == "beacon not sent: no beacon transport installed")
+    }
+
+    @Test func withBeaconsDisabledAMissingTransportIsNotMentioned() async {
+        let logs = RecordingLogSink()
+        let executor = ManualFalconExecutor()
+        let client = FalconClient(
+            dependencies: FalconClientDependencies(
+                executor: executor, clock: ManualFalconClock(), beaconTransport: nil, logSink: logs)
         )
+        client.initSdk(apiKey: "KEY", config: FalconConfig(diagnosticBeaconsEnabled: false))
+        client.execute(attributes: [:], placement: .overlay)
+        executor.runAll()
+        #expect(logs.records.map(\.level) == [.error])
     }
 
     @Test func failingTransportsChangeNothingTheHostSees() async {
@@ -282,8 +300,10 @@ struct FalconClientTests {
         #expect(weakSurface == nil)
         #expect(rig.timeline.entries == [Self.show, Self.hide, .callback("onLoad")])
         #expect(rig.client.activeExecutionCount == 1)
+        #expect(rig.logs.records.filter { $0.level == .warning }.isEmpty)  // released after it settled: no warning
 
-        // A released surface met while loading counts as a host teardown: silent, closures released.
+        // A released surface met while loading counts as a host teardown: no onError, no diagnostic, closures
+        // released; but one warning through the log hook names the layoutId.
         do {
             let surface = rig.renderer([.init(at: .milliseconds(10), .visibility(1))])
             rig.execute(Self.attributes, placement: .inline(surface))
@@ -291,6 +311,12 @@ struct FalconClientTests {
         rig.clock.advance(by: .seconds(20))
         #expect(rig.timeline.entries.suffix(2) == [Self.show, Self.hide])
         #expect(rig.client.activeExecutionCount == 1)
+        #expect(!rig.timeline.entries.contains(.diagnostic(.webviewLoadTimedOut)))
+        let warnings = rig.logs.records.filter { $0.level == .warning }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.code == nil)
+        #expect(
+            warnings.first?.message.contains("released before its placement settled (layoutId \(Self.layout))") == true)
     }
 
     @Test func overlayCloseCompletesAfterTheDismissalFinishes() {

@@ -49,8 +49,8 @@ enum PortingGuideSnippets {
     static func falcon(embeddedView: EmbeddedView, surface: EmbeddedView, spinner: Spinner, jsonAttributes: JSONValue) {
         Falcon.shared = FalconClient(
             dependencies: FalconClientDependencies(
-                executor: FalconDispatchQueueExecutor(queue: .main),  // callbacks on the main queue, as on iOS
-                beaconTransport: URLSessionBeaconTransport(),  // FalconCoreURLSession; without it no beacon is sent
+                executor: FalconDispatchQueueExecutor(queue: .main),  // the default on Apple platforms, as on iOS
+                beaconTransport: URLSessionBeaconTransport(),  // FalconCoreURLSession; needed on Linux only
                 overlayPresenter: MyOverlayPresenter()  // without it every overlay fails with noPresenter
             )
         )
@@ -71,7 +71,7 @@ enum PortingGuideSnippets {
             onError: { error in print("overlay error: \(error)") }
         )
 
-        let pending = Falcon.shared.executeOnNextTurn(attributes: jsonAttributes, placement: .inline(surface))
+        let pending = Falcon.executeOnNextTurn(attributes: attributes, placement: .inline(surface))
         // … when the view goes away:
         pending.cancel()
 
@@ -118,7 +118,7 @@ enum PortingGuideSnippets {
 
     // MARK: Binoban
 
-    final class AppInteractionHandler: DefaultNotificationInteractionHandler, @unchecked Sendable {
+    final class AppInteractionHandler: DefaultNotificationInteractionHandler {
         override func onNotificationInteraction(interaction: NotificationInteraction) {
             super.onNotificationInteraction(interaction: interaction)  // keeps the bb_notification_* tracking
             Router.shared.route(interaction.uri)
@@ -131,7 +131,7 @@ enum PortingGuideSnippets {
             config.apiHost = "api.binoban.io"
             config.flushAt = 20
             config.flushInterval = 30
-            config.transport = URLSessionEventTransport()  // BinobanCoreURLSession
+            config.transport = URLSessionEventTransport()  // BinobanCoreURLSession; the default on Apple platforms
         }
 
         binoban.track(name: "purchase", properties: ["item": "shoes", "price": "49.99"])

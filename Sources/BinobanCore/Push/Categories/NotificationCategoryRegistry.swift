@@ -2,24 +2,35 @@
 /// wholesale, and keeps the SDK's own categories bounded.
 ///
 /// iOS takes categories as one set (`setNotificationCategories`), so registering a new notification's buttons
-/// means reading what is installed, merging, and writing the union back. The registry does the merge:
+/// means reading what is installed, merging, and writing the union back. The registry does the merge on the
+/// platform's own category objects, which it passes through untouched, so no earlier category can lose its
+/// buttons on the way:
 /// - categories merge by identifier: the new category replaces only the one with its identifier;
 /// - host categories (identifiers without ``binobanIdentifierPrefix``) are kept exactly, never removed;
-/// - SDK categories are capped at ``binobanCategoryLimit`` (64 by default); the least recently merged go
-///   first, and installed SDK categories this registry has not seen count as older than any it has.
+/// - the SDK shares one category per distinct button set (``identifier(forActions:)``), so their number grows
+///   with the distinct button layouts, not with notifications;
+/// - SDK categories are capped at ``binobanCategoryLimit`` distinct button sets (64 by default); only beyond
+///   that are the least recently used removed, and installed SDK categories this registry has not seen count as
+///   older than any it has.
 ///
 /// A value type with no I/O: a presenter keeps one (behind its own lock or actor) and writes the result back.
 ///
 /// ```swift
 /// var registry = NotificationCategoryRegistry()
-/// let installed = await currentCategories()  // read from UNUserNotificationCenter
-/// let merged = registry.merge(request.category, into: installed)
-/// install(merged)  // setNotificationCategories
+/// let installed = await center.notificationCategories()  // Set<UNNotificationCategory>
+/// let merged = registry.merge(request.category, into: Array(installed), identifier: \.identifier) { category in
+///     makePlatformCategory(category)  // UNNotificationCategory(identifier:actions:…)
+/// }
+/// center.setNotificationCategories(Set(merged))
 /// ```
 public struct NotificationCategoryRegistry: Sendable, Hashable {
     /// The identifier prefix of the categories the SDK creates.
     public static let binobanIdentifierPrefix = "binoban."
-    /// The default cap on SDK categories.
+    /// The identifier prefix of the SDK's categories with buttons; the rest is derived from the buttons.
+    public static let actionsIdentifierPrefix = binobanIdentifierPrefix + "actions."
+    /// The shared category of pushes without buttons.
+    public static let defaultIdentifier = binobanIdentifierPrefix + "default"
+    /// The default cap on SDK categories (distinct button sets).
     public static let defaultBinobanCategoryLimit = 64
 
     /// The most SDK categories kept after a merge (at least 1).
@@ -37,36 +48,76 @@ public struct NotificationCategoryRegistry: Sendable, Hashable {
         identifier.utf8.starts(with: binobanIdentifierPrefix.utf8)
     }
 
-    /// Returns `installed` with `category` merged in: host categories first in their installed order, then SDK
-    /// categories from least to most recently merged, at most ``binobanCategoryLimit`` of them.
+    /// The identifier of the SDK category for a button set: ``defaultIdentifier`` without buttons, else
+    /// ``actionsIdentifierPrefix`` plus 16 hex digits of a stable 64-bit FNV-1a hash of the ids and titles in
+    /// order. Equal button sets share one category, in every launch.
+    public static func identifier(forActions actions: [NotificationAction]) -> String {
+        guard !actions.isEmpty else { return defaultIdentifier }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ text: String) {
+            // Length-prefixed, so ("ab", "c") and ("a", "bc") differ.
+            let bytes = Array(String(text.utf8.count).utf8) + [0x3A] + Array(text.utf8)
+            for byte in bytes {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+        }
+        for action in actions {
+            mix(action.identifier)
+            mix(action.title)
+        }
+        let hex = String(hash, radix: 16)
+        return actionsIdentifierPrefix + String(repeating: "0", count: 16 - hex.utf8.count) + hex
+    }
+
+    /// Returns `installed` with `category` merged in, working on the platform's own category values: every
+    /// installed value that stays is returned as it was given (with its buttons); only `category` is built, with
+    /// `make`, and it replaces its namesake.
+    ///
+    /// Host categories come first in their installed order, then SDK categories from least to most recently
+    /// merged, at most ``binobanCategoryLimit`` of them.
     ///
     /// - Complexity: O(n + k²) for n installed categories and k SDK categories (k ≤ the limit).
-    public mutating func merge(
+    public mutating func merge<Installed>(
         _ category: NotificationCategory,
-        into installed: [NotificationCategory]
-    ) -> [NotificationCategory] {
-        var hostCategories: [NotificationCategory] = []
-        var binobanCategories: [String: NotificationCategory] = [:]
+        into installed: [Installed],
+        identifier: (Installed) -> String,
+        make: (NotificationCategory) -> Installed
+    ) -> [Installed] {
+        guard Self.isBinobanOwned(category.identifier) else {
+            // A host category merged through the registry: replace its namesake, touch nothing else.
+            var result = installed
+            if let replaced = installed.firstIndex(where: { identifier($0) == category.identifier }) {
+                result[replaced] = make(category)
+            } else {
+                result.append(make(category))
+            }
+            return result
+        }
+        var hostCategories: [Installed] = []
+        var binobanCategories: [String: Installed] = [:]
         for existing in installed {
-            if Self.isBinobanOwned(existing.identifier) {
-                binobanCategories[existing.identifier] = existing
-            } else if existing.identifier != category.identifier {
+            let id = identifier(existing)
+            if Self.isBinobanOwned(id) {
+                if binobanCategories[id] == nil { binobanCategories[id] = existing }
+            } else {
                 hostCategories.append(existing)
             }
         }
-        guard Self.isBinobanOwned(category.identifier) else {
-            // A host category merged through the registry: replace its namesake, touch nothing else.
-            let replaced = installed.firstIndex { $0.identifier == category.identifier }
-            var result = installed
-            if let replaced { result[replaced] = category } else { result.append(category) }
-            return result
-        }
-        binobanCategories[category.identifier] = category
+        binobanCategories[category.identifier] = make(category)
         let unknown = binobanCategories.keys.filter { $0 != category.identifier && !recency.contains($0) }.sorted()
         var order = unknown + recency.filter { binobanCategories[$0] != nil && $0 != category.identifier }
         order.append(category.identifier)
         if order.count > binobanCategoryLimit { order.removeFirst(order.count - binobanCategoryLimit) }
         recency = order
         return hostCategories + order.compactMap { binobanCategories[$0] }
+    }
+
+    /// Returns `installed` with `category` merged in, for installed categories held as ``NotificationCategory``
+    /// values (tests, or a platform layer that keeps them so); see ``merge(_:into:identifier:make:)``.
+    public mutating func merge(
+        _ category: NotificationCategory,
+        into installed: [NotificationCategory]
+    ) -> [NotificationCategory] {
+        merge(category, into: installed, identifier: \.identifier) { $0 }
     }
 }

@@ -326,15 +326,13 @@ public final class BinobanNotifications: Sendable {
         if case .object(let normalized) = payload.userInfo(keys: options.keys) {
             userInfo.merge(normalized) { _, binoban in binoban }
         }
-        let prefix = NotificationCategoryRegistry.binobanIdentifierPrefix
-        let category =
-            payload.actions.isEmpty
-            ? NotificationCategory(identifier: prefix + "default", reportsDismissal: true)
-            : NotificationCategory(
-                identifier: prefix + "actions." + payload.notificationUuid,
-                actions: payload.actions.map { NotificationAction(identifier: $0.id, title: $0.title) },
-                reportsDismissal: true
-            )
+        // One category per distinct button set, shared by every push with those buttons (Docs/Decisions/0408).
+        let actions = payload.actions.map { NotificationAction(identifier: $0.id, title: $0.title) }
+        let category = NotificationCategory(
+            identifier: NotificationCategoryRegistry.identifier(forActions: actions),
+            actions: actions,
+            reportsDismissal: true
+        )
         return NotificationDisplayRequest(
             notificationUuid: payload.notificationUuid,
             title: payload.title,

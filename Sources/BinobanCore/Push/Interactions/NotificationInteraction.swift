@@ -1,7 +1,7 @@
 /// One thing that happened to a Binoban notification, as handed to the interaction handler.
 ///
 /// ```swift
-/// final class RoutingHandler: DefaultNotificationInteractionHandler, @unchecked Sendable {
+/// final class RoutingHandler: DefaultNotificationInteractionHandler {
 ///     override func onNotificationInteraction(interaction: NotificationInteraction) {
 ///         super.onNotificationInteraction(interaction: interaction)  // keeps the SDK's tracking
 ///         if interaction.type == .clicked, let uri = interaction.uri { router.open(uri) }

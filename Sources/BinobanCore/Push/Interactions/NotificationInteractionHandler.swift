@@ -1,9 +1,14 @@
-/// Receives every notification interaction, on whatever thread or task reported it.
+/// Receives every notification interaction.
 ///
 /// Most hosts subclass ``DefaultNotificationInteractionHandler`` and call `super`, which keeps the SDK's
 /// tracking. A handler that conforms to this protocol directly replaces the tracking: delivered and clicked
 /// events stop. The call must return promptly; hop to your own queue or actor for UI work.
-public protocol NotificationInteractionHandler: Sendable {
+///
+/// The protocol does not require `Sendable`: ``NotificationInteractionManager/setHandler(handler:)`` takes the
+/// handler as a `sending` value and calls it one interaction at a time, never concurrently, on the thread of
+/// whichever forward is delivering (Docs/Decisions/0405). A handler with mutable state therefore needs no lock
+/// of its own.
+public protocol NotificationInteractionHandler {
     /// Called once for each interaction dispatched while this handler is installed.
     func onNotificationInteraction(interaction: NotificationInteraction)
 }
@@ -14,19 +19,19 @@ public protocol NotificationInteractionHandler: Sendable {
 /// stops (the iOS SDK's documented contract). It never opens URLs: read ``NotificationInteraction/uri``.
 ///
 /// ```swift
-/// final class AppInteractionHandler: DefaultNotificationInteractionHandler, @unchecked Sendable {
+/// class MyHandler: DefaultNotificationInteractionHandler {
 ///     override func onNotificationInteraction(interaction: NotificationInteraction) {
 ///         super.onNotificationInteraction(interaction: interaction)
 ///         print("\(interaction.type.name) \(interaction.notificationUuid)")
 ///     }
 /// }
-/// NotificationInteractionManager.shared.setHandler(handler: AppInteractionHandler())
+/// NotificationInteractionManager.shared.setHandler(handler: MyHandler())
 /// ```
 ///
-/// The class is `@unchecked Sendable` because an open class cannot be checked: its own state is one immutable
-/// reference to a thread-safe sink. Subclasses that add mutable state must guard it themselves
-/// (Docs/Decisions/0405).
-open class DefaultNotificationInteractionHandler: NotificationInteractionHandler, @unchecked Sendable {
+/// The class is not `Sendable`, so a subclass compiles under Swift 6 strict concurrency exactly as in the seed,
+/// without restating a conformance: the manager takes the handler as a `sending` value and never calls it
+/// concurrently (Docs/Decisions/0405).
+open class DefaultNotificationInteractionHandler: NotificationInteractionHandler {
     private let sink: NotificationEventSink
 
     /// Creates a handler that tracks through ``BinobanNotifications/shared``.
@@ -49,3 +54,8 @@ open class DefaultNotificationInteractionHandler: NotificationInteractionHandler
         sink.track(interaction)
     }
 }
+
+/// Explicitly not `Sendable`: a handler belongs to the manager it is installed in, which calls it one interaction at
+/// a time (``NotificationInteractionManager/setHandler(handler:)`` takes it as `sending`).
+@available(*, unavailable)
+extension DefaultNotificationInteractionHandler: Sendable {}

@@ -1,6 +1,6 @@
 extension BinobanPushPayload {
     /// The payload as a flat, Firebase-style `userInfo`: every value a string, buttons as JSON text, each
-    /// button's uri also stashed under its action id, custom data under the namespace prefix.
+    /// button's uri (and each of ``actionTargets``) stashed under its action id, custom data under the namespace prefix.
     ///
     /// ``parse(_:keys:)`` of the result gives this payload back. Servers and tests use it to build pushes;
     /// the display request uses it as the `userInfo` a presenter attaches to the shown notification. With a key
@@ -29,6 +29,9 @@ extension BinobanPushPayload {
                 return .object(object)
             }
             fields[keys.actions] = .string(JSONValue.array(list).jsonString())
+        }
+        for (id, uri) in actionTargets where fields[keys.actionUriPrefix + id] == nil {
+            fields[keys.actionUriPrefix + id] = .string(uri)
         }
         for (key, value) in customData ?? [:] {
             fields[keys.customDataPrefix + key] = .string(value)

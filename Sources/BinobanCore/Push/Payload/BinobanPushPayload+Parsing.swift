@@ -12,7 +12,8 @@ extension BinobanPushPayload {
     /// reported, buttons beyond three are dropped and reported, and custom-data values that are not strings are
     /// carried as their compact JSON text (`null` is dropped), each reported. A button list given as text is parsed
     /// with `JSONParsingLimits.untrusted` (64 KiB, 64 levels); text over the limits is ignored and reported. A button's uri comes from its
-    /// stash key (``BinobanPushPayloadKeys/actionUriPrefix`` + id) when present, else from the button object.
+    /// stash key (``BinobanPushPayloadKeys/actionUriPrefix`` + id) when present, else from the button object; a
+    /// stash key whose button is not listed goes to ``BinobanPushPayload/actionTargets``.
     ///
     /// ```swift
     /// let result = BinobanPushPayload.parse(["source": "binoban", "binoban_notification_uuid": "n-1"])
@@ -43,6 +44,7 @@ extension BinobanPushPayload {
         payload.uri = optionalString(fields, keys.uri, diagnostics: &diagnostics).flatMap { $0.isBlank ? nil : $0 }
         payload.actions = parseActions(fields, keys: keys, diagnostics: &diagnostics)
         payload.customData = parseCustomData(fields, prefix: keys.customDataPrefix, diagnostics: &diagnostics)
+        payload.actionTargets = parseActionTargets(fields, keys: keys, listed: payload.actions)
         return .binoban(payload, diagnostics: diagnostics)
     }
 
@@ -132,6 +134,26 @@ extension BinobanPushPayload {
             )
         }
         return actions
+    }
+
+    /// The non-blank string targets under the per-button prefix whose button is not listed (listed buttons
+    /// already carry theirs).
+    private static func parseActionTargets(
+        _ fields: [String: JSONValue],
+        keys: BinobanPushPayloadKeys,
+        listed: [BinobanPushAction]
+    ) -> [String: String] {
+        let prefix = keys.actionUriPrefix
+        guard !prefix.isEmpty else { return [:] }
+        var targets: [String: String] = [:]
+        for (key, value) in fields where key.utf8.starts(with: prefix.utf8) {
+            let id = String(decoding: key.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
+            guard !id.isBlank, case .string(let uri) = value, !uri.isBlank,
+                !listed.contains(where: { $0.id == id })
+            else { continue }
+            targets[id] = uri
+        }
+        return targets
     }
 
     private static func parseCustomData(

@@ -18,6 +18,11 @@ public struct BinobanPushPayload: Sendable, Hashable {
     public var actions: [BinobanPushAction]
     /// The custom data with the namespace prefix removed, or `nil` when the payload has none.
     public var customData: [String: String]?
+    /// Per-button targets carried in `userInfo` under ``BinobanPushPayloadKeys/actionUriPrefix`` + action id
+    /// (`binoban_action_uri_<id>`), keyed by action id, for buttons that are not listed in ``actions``: a
+    /// tapped button still reports its own target ("per-button targets are carried in userInfo and resolved by
+    /// actionId"). Targets of listed buttons are in their ``BinobanPushAction/uri``.
+    public var actionTargets: [String: String]
 
     /// Creates a payload.
     public init(
@@ -26,7 +31,8 @@ public struct BinobanPushPayload: Sendable, Hashable {
         body: String? = nil,
         uri: String? = nil,
         actions: [BinobanPushAction] = [],
-        customData: [String: String]? = nil
+        customData: [String: String]? = nil,
+        actionTargets: [String: String] = [:]
     ) {
         self.notificationUuid = notificationUuid
         self.title = title
@@ -34,13 +40,15 @@ public struct BinobanPushPayload: Sendable, Hashable {
         self.uri = uri
         self.actions = actions
         self.customData = customData
+        self.actionTargets = actionTargets
     }
 
-    /// The target uri of the button `actionId`, or `nil` when that button has none or does not exist.
+    /// The target uri of the button `actionId`: the listed button's own uri, else its target in
+    /// ``actionTargets``, else `nil`.
     ///
     /// Never falls back to the main ``uri``: a button without a target reports no uri.
     public func uri(forAction actionId: String) -> String? {
-        actions.first { $0.id == actionId }?.uri
+        actions.first { $0.id == actionId }?.uri ?? actionTargets[actionId]
     }
 }
 

@@ -1,9 +1,6 @@
 /// An app interaction handler that records each interaction as an `interaction` output and, when `callsSuper`,
 /// keeps the SDK's tracking by calling the default handler.
-///
-/// `@unchecked Sendable` like its superclass: its own state is two immutable stored properties, one of them a
-/// thread-safe log.
-final class RecordingInteractionHandler: DefaultNotificationInteractionHandler, @unchecked Sendable {
+final class RecordingInteractionHandler: DefaultNotificationInteractionHandler {
     private let log: OutputLog
     private let callsSuper: Bool
 

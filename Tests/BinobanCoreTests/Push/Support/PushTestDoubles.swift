@@ -39,7 +39,7 @@ final class RecordingNotificationTarget: BinobanNotificationTarget {
 }
 
 /// An app handler that records what it receives and does not track.
-final class RecordingInteractionHandler: NotificationInteractionHandler {
+final class RecordingInteractionHandler: NotificationInteractionHandler, Sendable {
     private let received = LockedValue<[NotificationInteraction]>([])
 
     func onNotificationInteraction(interaction: NotificationInteraction) {
@@ -49,22 +49,31 @@ final class RecordingInteractionHandler: NotificationInteractionHandler {
     var interactions: [NotificationInteraction] { received.withLock { $0 } }
 }
 
-/// A subclass of the default handler, as the seed recommends: records, then calls `super` (or not).
-final class SubclassedInteractionHandler: DefaultNotificationInteractionHandler, @unchecked Sendable {
+/// What a ``SubclassedInteractionHandler`` received; the test keeps this, the manager owns the handler.
+final class ReceivedInteractions: Sendable {
     private let received = LockedValue<[NotificationInteraction]>([])
+
+    func append(_ interaction: NotificationInteraction) { received.withLock { $0.append(interaction) } }
+
+    var interactions: [NotificationInteraction] { received.withLock { $0 } }
+}
+
+/// A subclass of the default handler, written as the seed writes it (no `Sendable` restated): records, then
+/// calls `super` (or not).
+class SubclassedInteractionHandler: DefaultNotificationInteractionHandler {
+    private let received: ReceivedInteractions
     private let callsSuper: Bool
 
-    init(notifications: BinobanNotifications, callsSuper: Bool) {
+    init(notifications: BinobanNotifications, callsSuper: Bool, received: ReceivedInteractions) {
         self.callsSuper = callsSuper
+        self.received = received
         super.init(notifications: notifications)
     }
 
     override func onNotificationInteraction(interaction: NotificationInteraction) {
-        received.withLock { $0.append(interaction) }
+        received.append(interaction)
         if callsSuper { super.onNotificationInteraction(interaction: interaction) }
     }
-
-    var interactions: [NotificationInteraction] { received.withLock { $0 } }
 }
 
 /// Collects diagnostics.

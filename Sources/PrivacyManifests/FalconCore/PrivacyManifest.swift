@@ -1,0 +1,5 @@
+// FalconCorePrivacyManifest carries FalconCore's PrivacyInfo.xcprivacy and no code.
+//
+// FalconCore depends on this target on Apple platforms only, so the resource bundle (and the `Bundle.module`
+// accessor that SwiftPM generates with Foundation) never reaches the Linux build of the core
+// (Docs/Decisions/0110).
