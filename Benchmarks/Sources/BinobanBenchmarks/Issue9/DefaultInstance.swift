@@ -15,6 +15,9 @@ struct DefaultInstance {
         var configuration = Configuration(apiKey: "BENCH_KEY", sourceIdentifier: "bench-source")
         configuration.apiHost = "http://127.0.0.1:\(port)"
         configuration.transport = URLSessionEventTransport()
+        if environment("BENCH_TRACE_TRANSPORT") != nil {
+            configuration.transport = TimingTransport(inner: URLSessionEventTransport(), start: ContinuousClock().now)
+        }
         configuration.storageDirectory = directory.url
         let reports = self.reports
         configuration.errorHandler = { reports.record($0) }
