@@ -625,6 +625,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
                 busy += 1
                 actions.append(.read(work[index].id))
             }
+            listAheadOfSlowRequests(&actions)
         }
         guard var current = pass, !listing, !current.needsListing, work.isEmpty else { return }
         if current.exhaustive, !current.kept, current.listedFull {
@@ -644,6 +645,22 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             pass = Pass(exhaustive: false, waiters: [])
         }
         if pass != nil { pumpUploads(at: now, &actions) }
+    }
+
+    /// When everything listed has been sent but some requests are still out and storage holds more, lists the
+    /// next batches now instead of when the slowest request ends: a request that gets no answer is held until the
+    /// transport's timeout (30 s by default), and the pass would list nothing meanwhile, leaving the other
+    /// request slots idle (seen in a hostile-ingest trace). Batches already in the work are not listed twice.
+    private mutating func listAheadOfSlowRequests(_ actions: inout [PipelineAction]) {
+        guard var current = pass, !listing, !current.needsListing, !current.kept, current.listedFull else { return }
+        let sending = work.count(where: { $0.state == .sending })
+        guard sending > 0, sending < rules.maxConcurrentUploads,
+            !work.contains(where: { $0.state == .queued || $0.state == .reading || $0.state == .ready })
+        else { return }
+        current.listedFull = false
+        pass = current
+        listing = true
+        actions.append(.list(limit: rules.maxFilesPerFlush))
     }
 
     private mutating func finishIfDone(_ actions: inout [PipelineAction]) {

@@ -283,6 +283,32 @@ struct PipelineMachineTests {
         #expect(rig.at(5000, .timerFired) == [.send(b1), .send(b2)])
     }
 
+    @Test("A request still out does not hold the pass: once the rest is sent, the next batches are listed")
+    func listsAheadOfASlowRequest() {
+        let ids = (1...20).map { BinobanBatchID(sequence: UInt64($0)) }
+        var rig = MachineRig(flushAt: 1, concurrent: 2)
+        rig.startEmpty()
+        _ = rig.write(1)
+        #expect(rig.feed(.listed(ids)) == [.read(ids[0]), .read(ids[1])])
+        #expect(rig.readAndSend(ids[0]) == [.send(ids[0])])  // this one will not be answered
+        #expect(rig.readAndSend(ids[1]) == [.send(ids[1])])
+        for index in 1..<19 {
+            #expect(rig.feed(.answered(ids[index], status: 200, retryAfter: nil, jitter: 0)) == [.remove(ids[index])])
+            #expect(rig.feed(.removed(ids[index])) == [.read(ids[index + 1])])
+            #expect(rig.readAndSend(ids[index + 1]) == [.send(ids[index + 1])])
+        }
+        // Only the slow request is left, and the listing was full: the next batches are listed at once.
+        #expect(
+            rig.feed(.answered(ids[19], status: 200, retryAfter: nil, jitter: 0)) == [
+                .remove(ids[19]), .list(limit: 20),
+            ])
+        // The slow batch is listed again but not sent twice; the new one is read once a slot is free.
+        let more = BinobanBatchID(sequence: 21)
+        #expect(rig.feed(.listed([ids[0], more])) == [])
+        #expect(rig.feed(.removed(ids[19])) == [.read(more)])
+        #expect(rig.readAndSend(more) == [.send(more)])
+    }
+
     @Test("A success reopens a backoff at once, but never a Retry-After window")
     func successReopensBackoffOnly() {
         let b3 = BinobanBatchID(sequence: 3)
