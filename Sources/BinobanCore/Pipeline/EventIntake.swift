@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Synchronization
+#endif
+
 /// The bounded, ordered hand-off between callers and the pipeline: a lock-protected buffer, no rules of its
 /// own beyond its capacity.
 ///
@@ -97,9 +101,18 @@ final class EventIntake: Sendable {
     }
 
     private let state: LockedValue<State>
+    /// Whether the queue can ever reach ``callerEncodingDepth`` (a smaller capacity never does, so `isDeep` is
+    /// not even read).
+    private let canBeDeep: Bool
+    #if canImport(Glibc)
+    /// The queue depth as of the last push or drain, read by `isDeep` without taking the lock (a relaxed atomic;
+    /// `Synchronization` would raise the Apple deployment targets, so there the lock is read instead).
+    private let depthHint = Atomic<Int>(0)
+    #endif
     private let onWork: LockedValue<WakeUp?>
 
     init(identity: IdentityState, persistIdentity: Bool, capacity: Int, overflow: Overflow, settings: Settings) {
+        canBeDeep = capacity >= Self.callerEncodingDepth
         state = LockedValue(
             State(
                 identity: identity,
@@ -155,8 +168,21 @@ final class EventIntake: Sendable {
     /// queued events compact. Below it `track()` stays as cheap as it can be.
     static let callerEncodingDepth = 4_096
 
-    /// Whether the queue is at least ``callerEncodingDepth`` deep.
-    var isDeep: Bool { state.withLock { $0.liveCount >= Self.callerEncodingDepth } }
+    /// Whether the queue is at least ``callerEncodingDepth`` deep (as of the last push or drain: a hint).
+    var isDeep: Bool {
+        guard canBeDeep else { return false }
+        #if canImport(Glibc)
+        return depthHint.load(ordering: .relaxed) >= Self.callerEncodingDepth
+        #else
+        return state.withLock { $0.liveCount >= Self.callerEncodingDepth }
+        #endif
+    }
+
+    private func publishDepth(_ depth: Int) {
+        #if canImport(Glibc)
+        if canBeDeep { depthHint.store(depth, ordering: .relaxed) }
+        #endif
+    }
 
     /// Stamps and enqueues an event built from the current identity. Returns `false` when paused (counted),
     /// closed, or full under ``Overflow/dropNewest`` (counted).
@@ -172,6 +198,7 @@ final class EventIntake: Sendable {
             var event = build(state.identity)
             state.encoder?.completeHead(of: &event)
             let pushed = Self.push(event, into: &state)
+            publishDepth(state.liveCount)
             return (pushed, state.shouldSignal())
         }
         if wake { signal() }
@@ -344,6 +371,7 @@ final class EventIntake: Sendable {
             state.pausedDrops = 0
             summary.closed = state.closed
             drain.summary = summary
+            publishDepth(0)
             let waiters = state.roomWaiters.map(\.continuation)
             state.roomWaiters = []
             return (drain, waiters)
