@@ -647,19 +647,16 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         if pass != nil { pumpUploads(at: now, &actions) }
     }
 
-    /// When everything listed has been sent but some requests are still out and storage holds more (a full
-    /// listing, or `flushAt` events or more beyond the work, the open batch included), lists the next batches now instead of when the slowest request ends: a request that gets no answer is held until the
+    /// When everything listed has been sent but some requests are still out and storage holds more, lists the
+    /// next batches now instead of when the slowest request ends: a request that gets no answer is held until the
     /// transport's timeout (30 s by default), and the pass would list nothing meanwhile, leaving the other
     /// request slots idle (seen in a hostile-ingest trace). Batches already in the work are not listed twice.
     private mutating func listAheadOfSlowRequests(_ actions: inout [PipelineAction]) {
-        guard var current = pass, !listing, !current.needsListing, !current.kept else { return }
+        guard var current = pass, !listing, !current.needsListing, !current.kept, current.listedFull else { return }
         let sending = work.count(where: { $0.state == .sending })
         guard sending > 0, sending < rules.maxConcurrentUploads,
             !work.contains(where: { $0.state == .queued || $0.state == .reading || $0.state == .ready })
         else { return }
-        // More is stored than the work holds: a full listing, or flushAt events or more (the open batch included).
-        let outside = statistics.queuedEvents - work.reduce(0) { $0 + $1.eventCount }
-        guard current.listedFull || outside >= settings.flushAt else { return }
         current.listedFull = false
         pass = current
         listing = true
