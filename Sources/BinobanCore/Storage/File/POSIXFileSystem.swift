@@ -131,10 +131,11 @@ struct POSIXFileSystem: Sendable {
         guard let stream = opendir(directory) else { throw failure("list", ".") }
         defer { closedir(stream) }
         var names: [String] = []
+        // The name is read in place, up to its terminator: glibc allocates a record only as long as its name, so
+        // copying the whole `d_name` array (256 bytes) read past the end of the last record (found by fuzzing).
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." {
                 names.append(name)
             }
