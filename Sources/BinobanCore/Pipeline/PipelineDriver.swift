@@ -87,7 +87,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     private func perform(_ action: PipelineAction) -> PipelineInput<C.Instant>? {
         switch action {
         case .takeDrain:
-            guard let drain = buffer?.take(from: parts.intake) else { return nil }
+            guard let drain = buffer?.take() else { return nil }
             return .drained(drain)
         case .write(let whenFull):
             guard let events = buffer?.nextChunk() else { return nil }

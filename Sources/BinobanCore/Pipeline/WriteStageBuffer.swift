@@ -12,8 +12,8 @@ struct WriteStageBuffer {
 
     /// The instance's encoder (the intake completes caller-encoded events with it too).
     let encoder: EventEncoder
-    /// Where drained buffers go back for reuse.
-    private var intake: EventIntake?
+    /// Where events are drained from, and their buffers go back for reuse.
+    private let intake: EventIntake
     private var timestamps = TimestampFormatter()
     private var drain = EventIntake.Drain()
     /// How many events of the drain were encoded.
@@ -21,8 +21,9 @@ struct WriteStageBuffer {
     /// The chunk being appended, or the refused suffix.
     private(set) var chunk: [Data] = []
 
-    init(encoder: EventEncoder) {
+    init(encoder: EventEncoder, intake: EventIntake) {
         self.encoder = encoder
+        self.intake = intake
     }
 
     /// A buffer with the instance's encoder (its static context, instance id and, when collected, device id),
@@ -33,7 +34,8 @@ struct WriteStageBuffer {
         self.init(
             encoder: EventEncoder(
                 context: configuration.contextProvider.staticContext(), instanceId: parts.instanceId,
-                deviceId: deviceId))
+                deviceId: deviceId),
+            intake: parts.intake)
         parts.intake.setEncoder(encoder)
     }
 
@@ -41,9 +43,9 @@ struct WriteStageBuffer {
     var hasMore: Bool { !chunk.isEmpty || encoded < drain.events.count }
 
     /// Takes everything the intake holds (handing the previous drain's buffer back for reuse).
-    mutating func take(from intake: EventIntake) -> PipelineDrain {
-        self.intake = intake
-        intake.recycle(drain.buffer)
+    mutating func take() -> PipelineDrain {
+        // Usually released already, once encoded; a drain left part-way (a failed append) goes back here.
+        if !drain.buffer.isEmpty { intake.recycle(drain.buffer) }
         drain = intake.take()
         encoded = 0
         return drain.summary
@@ -71,7 +73,7 @@ struct WriteStageBuffer {
     /// Hands the drained events back as soon as they are all encoded: held until the next drain, a burst's last
     /// drain (up to the write stage's capacity) would stay in memory while the pipeline is idle.
     private mutating func releaseDrain() {
-        intake?.recycle(drain.buffer)
+        intake.recycle(drain.buffer)
         drain.buffer = []
         drain.firstLive = 0
         encoded = 0
