@@ -427,17 +427,13 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         switch Self.verdict(forStatus: status) {
         case .accepted:
             statistics.requests.accepted += 1
-            failureStreak = 0
-            backoffUntil = nil
-            uploadsFailing = false
+            ingestAnsweredFinally()
             statistics.uploadedBatches += 1
             statistics.uploadedEvents += item.eventCount
             dequeue(events: item.eventCount, bytes: item.bytes)
         case .rejected:
             statistics.requests.rejected += 1
-            failureStreak = 0
-            backoffUntil = nil
-            uploadsFailing = false
+            ingestAnsweredFinally()
             statistics.dropped.rejected += item.eventCount
             dequeue(events: item.eventCount, bytes: item.bytes)
             actions.append(
@@ -459,6 +455,14 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             work[index].state = .removing
             actions.append(.remove(id))
         }
+    }
+
+    /// A final answer (2xx, or a 4xx other than 429): the ingest works, so the failure streak and the backoff
+    /// end here (a `Retry-After` window does not).
+    private mutating func ingestAnsweredFinally() {
+        failureStreak = 0
+        backoffUntil = nil
+        uploadsFailing = false
     }
 
     private mutating func failed(
