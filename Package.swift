@@ -95,7 +95,7 @@ let package = Package(
         .target(name: "BinobanCoreTesting", dependencies: ["BinobanCore"], swiftSettings: strictSettings),
 
         // MARK: URLSession plumbing shared by both URLSession transports (not a product; links FoundationNetworking)
-        .target(name: "URLSessionTransportSupport", swiftSettings: strictSettings),
+        .target(name: "URLSessionTransportSupport", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),
 
         // MARK: A loopback HTTP/1.1 server for tests, the demo and benchmarks
         .target(name: "LoopbackHTTP", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),

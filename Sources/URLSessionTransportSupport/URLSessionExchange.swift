@@ -76,9 +76,12 @@ package final class URLSessionExchange: Sendable {
 
         let response: URLResponse
         do {
-            (_, response) = try await session.data(for: urlRequest, delegate: redirectRefusal)
+            let (session, delegate, request) = (self.session, redirectRefusal, urlRequest)
+            (_, response) = try await PromptCancellation.run {
+                try await session.data(for: request, delegate: delegate)
+            }
         } catch {
-            if Task.isCancelled { throw CancellationError() }
+            if error is CancellationError || Task.isCancelled { throw CancellationError() }
             throw URLSessionTransportFailure(classifying: error)
         }
         guard let http = response as? HTTPURLResponse else {
