@@ -15,7 +15,7 @@ public struct FalconTestRig: Sendable {
     /// The manual clock, linked to ``executor``.
     public let clock: ManualFalconClock
     /// Every log line.
-    public let logs: RecordingLogSink
+    public let logs: InMemoryLogHandler
     /// Callbacks, events, diagnostics and beacons.
     public let timeline: FalconTimeline
     /// The client under test.
@@ -30,7 +30,7 @@ public struct FalconTestRig: Sendable {
     ) {
         let executor = ManualFalconExecutor()
         let clock = ManualFalconClock(executor: executor)
-        let logs = RecordingLogSink()
+        let logs = InMemoryLogHandler()
         let timeline = FalconTimeline(clock: clock)
         self.executor = executor
         self.clock = clock
@@ -42,7 +42,7 @@ public struct FalconTestRig: Sendable {
                 clock: clock,
                 idSource: SequentialFalconIDSource(),
                 beaconTransport: beaconTransport ?? timeline,
-                logSink: logs,
+                logHandler: logs,
                 overlayPresenter: presenter ?? InMemoryOverlayPresenter.unavailable(),
                 loadTimeout: loadTimeout,
                 platform: platform

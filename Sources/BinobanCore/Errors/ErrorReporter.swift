@@ -1,23 +1,30 @@
-/// Delivers rate-limited reports to the host's error handler, and to standard output when debug logs are on.
+/// Delivers rate-limited reports to the host's error handler and log handler, and to standard output when debug
+/// logs are on.
 ///
 /// It starts no task or timer: the pipeline driver calls ``deliverDue()`` once ``nextDeadline`` has passed on
 /// the reporter's `elapsed` time, and ``deliverPending()`` at shutdown, so suppressed reports reach the host as
 /// summaries (see ``ErrorReportLimiter``).
 final class ErrorReporter: Sendable {
     private let handler: (@Sendable (BinobanError) -> Void)?
+    private let logHandler: (any SDKCoreLogHandler)?
     private let elapsed: @Sendable () -> Duration
     private let limiter: LockedValue<ErrorReportLimiter>
     private let onceReported = LockedValue(Set<BinobanError.Kind>())
 
+    /// Where ``Binoban/debugLogsEnabled`` writes: standard output, every level (the seed's "verbose console
+    /// logging").
+    static let console = SDKCoreStreamLogHandler(stream: .standardOutput, minimumLevel: .trace)
     /// Kinds delivered at most once per instance; later reports of them carry no news (no event is lost).
     static let oncePerInstance: Set<BinobanError.Kind> = [.transportMissing]
 
     init(
         handler: (@Sendable (BinobanError) -> Void)?,
+        logHandler: (any SDKCoreLogHandler)? = nil,
         window: Duration = .seconds(10),
         elapsed: @escaping @Sendable () -> Duration
     ) {
         self.handler = handler
+        self.logHandler = logHandler
         self.elapsed = elapsed
         self.limiter = LockedValue(ErrorReportLimiter(window: window))
     }
@@ -58,7 +65,11 @@ final class ErrorReporter: Sendable {
     }
 
     private func deliver(_ error: BinobanError) {
-        if Binoban.debugLogsEnabled { print("[Binoban] \(error.severity.rawValue): \(error)") }
+        if logHandler != nil || Binoban.debugLogsEnabled {
+            let record = error.logRecord
+            logHandler?.log(record)
+            if Binoban.debugLogsEnabled { Self.console.log(record) }
+        }
         handler?(error)
     }
 }

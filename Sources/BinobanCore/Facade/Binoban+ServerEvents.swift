@@ -12,7 +12,7 @@ extension Binoban {
 
 /// The server extension of ``Binoban``: events the iOS SDK keeps internal, reached through ``Binoban/server``.
 public struct BinobanServerEvents: Sendable {
-    private let binoban: Binoban
+    let binoban: Binoban
 
     init(binoban: Binoban) {
         self.binoban = binoban
@@ -20,14 +20,19 @@ public struct BinobanServerEvents: Sendable {
 
     /// Records a screen view, delivered as a track event named `screen` with `title` in `properties.name`.
     public func screen(title: String, properties: JSONValue = [:]) {
-        var members = properties.objectValue ?? [:]
-        members["name"] = .string(title)
-        binoban.track(name: "screen", properties: .object(members))
+        binoban.track(name: "screen", properties: Self.screenProperties(title, properties))
     }
 
     /// Records a screen view with properties given as `[String: Any]`; values JSON cannot carry are dropped and
     /// reported.
     public func screen(title: String, properties: [String: Any]) {
         screen(title: title, properties: binoban.convert(properties))
+    }
+
+    /// The screen event's properties: `properties` (an object, or none) with `name` set to `title`.
+    static func screenProperties(_ title: String, _ properties: JSONValue) -> JSONValue {
+        var members = properties.objectValue ?? [:]
+        members["name"] = .string(title)
+        return .object(members)
     }
 }

@@ -18,7 +18,9 @@ public final class Binoban: Sendable {
 
     private static let debugLogs = LockedValue(false)
 
-    /// Whether reports are also printed to standard output. Default `false`.
+    /// Whether reports are also printed to standard output (one line each, every level), beside the
+    /// configuration's ``Configuration/errorHandler`` and ``Configuration/logHandler``. Default `false`:
+    /// nothing is printed unless the host asks.
     public static var debugLogsEnabled: Bool {
         get { debugLogs.withLock { $0 } }
         set { debugLogs.withLock { $0 = newValue } }

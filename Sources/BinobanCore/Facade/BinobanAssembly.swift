@@ -133,7 +133,9 @@ enum BinobanAssembly {
     private static func makeReporter<C: Clock>(_ configuration: Configuration, clock: C) -> ErrorReporter
     where C.Duration == Duration {
         let origin = clock.now
-        return ErrorReporter(handler: configuration.errorHandler) { origin.duration(to: clock.now) }
+        return ErrorReporter(handler: configuration.errorHandler, logHandler: configuration.logHandler) {
+            origin.duration(to: clock.now)
+        }
     }
 }
 

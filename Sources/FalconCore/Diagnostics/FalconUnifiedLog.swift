@@ -2,10 +2,10 @@
 import os
 #endif
 
-/// How a ``FalconLogRecord`` is written to the Apple unified log, as the iOS SDK writes it: subsystem
+/// How a log record of FalconCore is written to the Apple unified log, as the iOS SDK writes it: subsystem
 /// `us.falconlabs.FalconSDK`, category `diagnostics`, the diagnostic code public and the message private.
 ///
-/// Platform-neutral so that the mapping is tested everywhere; `FalconUnifiedLogSink` (Apple platforms only)
+/// Platform-neutral so that the mapping is tested everywhere; `FalconUnifiedLogHandler` (Apple platforms only)
 /// hands each entry to `os.Logger`.
 public struct FalconUnifiedLogEntry: Sendable, Hashable {
     /// The unified log level an entry is written at.
@@ -23,6 +23,9 @@ public struct FalconUnifiedLogEntry: Sendable, Hashable {
     /// The category of every entry: `diagnostics`.
     public static let category = "diagnostics"
 
+    /// The `source` of every FalconCore log record: `FalconCore`.
+    public static let source = "FalconCore"
+
     /// The unified log level.
     public var level: Level
     /// The part logged with `privacy: .public`: the level name and the diagnostic code, such as
@@ -32,30 +35,31 @@ public struct FalconUnifiedLogEntry: Sendable, Hashable {
     /// configuration profile reveals it).
     public var privateText: String
 
-    /// The entry for `record`.
-    public init(_ record: FalconLogRecord) {
+    /// The entry for `record`: `trace` and `debug` at `.debug`, `info` to `warning` at `.default`, `error` and
+    /// `critical` at `.error`; the record's `code` metadata joins the level in the public text.
+    public init(_ record: SDKCoreLogRecord) {
         switch record.level {
-        case .debug: level = .debug
-        case .warning: level = .default
-        case .error: level = .error
+        case .trace, .debug: level = .debug
+        case .info, .notice, .warning: level = .default
+        case .error, .critical: level = .error
         }
-        publicText = record.code.map { "\(record.level.rawValue) \($0.rawValue)" } ?? record.level.rawValue
+        publicText = record.metadata["code"].map { "\(record.level.rawValue) \($0)" } ?? record.level.rawValue
         privateText = record.message
     }
 }
 
 #if canImport(os)
-/// The default log sink on Apple platforms: writes every record to the unified log under subsystem
+/// The default log handler on Apple platforms: writes every record to the unified log under subsystem
 /// `us.falconlabs.FalconSDK`, category `diagnostics`, the code public and the message private (see
 /// ``FalconUnifiedLogEntry``). In Console.app, filter by the subsystem.
-public struct FalconUnifiedLogSink: FalconLogSink {
+public struct FalconUnifiedLogHandler: SDKCoreLogHandler {
     private let logger = Logger(subsystem: FalconUnifiedLogEntry.subsystem, category: FalconUnifiedLogEntry.category)
 
-    /// Creates the sink.
+    /// Creates the handler.
     public init() {}
 
     /// Writes `record` to the unified log.
-    public func log(_ record: FalconLogRecord) {
+    public func log(_ record: SDKCoreLogRecord) {
         let entry = FalconUnifiedLogEntry(record)
         let type: OSLogType =
             switch entry.level {

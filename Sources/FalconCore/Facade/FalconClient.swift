@@ -412,8 +412,13 @@ public final class FalconClient: Sendable {
         log(.debug, nil, "bridge message rejected: \(error)")
     }
 
-    private func log(_ level: FalconLogRecord.Level, _ code: FalconDiagnosticCode?, _ message: String) {
-        dependencies.logSink.log(FalconLogRecord(level: level, code: code, message: message))
+    /// Writes one line to the log hook, if the host installed one; the message is built only then.
+    private func log(_ level: SDKCoreLogLevel, _ code: FalconDiagnosticCode?, _ message: @autoclosure () -> String) {
+        guard let handler = dependencies.logHandler else { return }
+        handler.log(
+            SDKCoreLogRecord(
+                level: level, message: message(), metadata: code.map { ["code": $0.rawValue] } ?? [:],
+                source: FalconUnifiedLogEntry.source))
     }
 
     /// `url` when its scheme is `http` or `https`, else `nil` (such beacons are dropped).

@@ -1,7 +1,7 @@
 /// Everything a ``FalconClient`` talks to, each with a working default.
 ///
 /// Tests build a client from FalconCoreTesting doubles (manual clock and executor, recording transport and
-/// log sink, scripted renderer); apps install platform edges (main-queue executor, URLSession beacon
+/// log handler, scripted renderer); apps install platform edges (main-queue executor, URLSession beacon
 /// transport, a UIKit overlay presenter).
 public struct FalconClientDependencies: Sendable {
     /// Where every host-facing output runs (serial, FIFO): callbacks, events, delegate calls, renderer commands
@@ -15,8 +15,10 @@ public struct FalconClientDependencies: Sendable {
     /// `nil` on Linux. With `nil` the first beacon that cannot be sent logs one warning naming the fix
     /// (install `URLSessionBeaconTransport` from FalconCoreURLSession), later ones a debug line each.
     public var beaconTransport: (any FalconBeaconTransport)?
-    /// Where log lines go (the log hook); the default is ``platformLogSink()``.
-    public var logSink: any FalconLogSink
+    /// Where log lines go (the package's one log hook); the default is ``platformLogHandler()``: the unified
+    /// log on Apple platforms, nothing elsewhere. Messages never carry the URL, attributes, the API key or text
+    /// posted by the web content; error and warning lines carry the diagnostic's `code` in their metadata.
+    public var logHandler: (any SDKCoreLogHandler)?
     /// Presents overlays.
     public var overlayPresenter: any FalconOverlayPresenter
     /// The load timeout (15 s; tests and demos shorten it).
@@ -30,7 +32,7 @@ public struct FalconClientDependencies: Sendable {
         clock: any FalconClock = FalconSystemClock(),
         idSource: any FalconIDSource = FalconUUIDSource(),
         beaconTransport: (any FalconBeaconTransport)? = FalconClientDependencies.platformBeaconTransport(),
-        logSink: any FalconLogSink = FalconClientDependencies.platformLogSink(),
+        logHandler: (any SDKCoreLogHandler)? = FalconClientDependencies.platformLogHandler(),
         overlayPresenter: any FalconOverlayPresenter = FalconUnavailableOverlayPresenter(),
         loadTimeout: Duration = .seconds(15),
         platform: String = FalconPlatform.current
@@ -39,7 +41,7 @@ public struct FalconClientDependencies: Sendable {
         self.clock = clock
         self.idSource = idSource
         self.beaconTransport = beaconTransport
-        self.logSink = logSink
+        self.logHandler = logHandler
         self.overlayPresenter = overlayPresenter
         self.loadTimeout = loadTimeout
         self.platform = platform
@@ -62,13 +64,14 @@ extension FalconClientDependencies {
         #endif
     }
 
-    /// The default log sink: `FalconUnifiedLogSink` (the unified log, subsystem `us.falconlabs.FalconSDK`,
-    /// category `diagnostics`) where the `os` module exists, ``FalconStandardErrorLogSink`` elsewhere.
-    public static func platformLogSink() -> any FalconLogSink {
+    /// The default log handler: `FalconUnifiedLogHandler` (the unified log, subsystem `us.falconlabs.FalconSDK`,
+    /// category `diagnostics`, as the iOS SDK writes it) where the `os` module exists; `nil` elsewhere, so
+    /// nothing is printed unless the host installs a handler (such as ``SDKCoreStreamLogHandler``).
+    public static func platformLogHandler() -> (any SDKCoreLogHandler)? {
         #if canImport(os)
-        return FalconUnifiedLogSink()
+        return FalconUnifiedLogHandler()
         #else
-        return FalconStandardErrorLogSink()
+        return nil
         #endif
     }
 }

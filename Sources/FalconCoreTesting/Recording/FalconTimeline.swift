@@ -19,7 +19,7 @@ import Foundation
 ///
 /// Beacons are sent from detached tasks, so their position relative to the other entries is not fixed; compare
 /// ``entries(excludingBeacons:)`` and ``beaconCodes`` separately.
-public final class FalconTimeline: FalconDiagnosticsDelegate, FalconLogSink, FalconBeaconTransport {
+public final class FalconTimeline: FalconDiagnosticsDelegate, SDKCoreLogHandler, FalconBeaconTransport {
     /// One recorded item.
     public enum Entry: Sendable, Hashable, CustomStringConvertible {
         /// A host callback by name: `onShouldShowLoadingIndicator`, `onLoad`, `onError(placementLoadError)`, …
@@ -31,7 +31,7 @@ public final class FalconTimeline: FalconDiagnosticsDelegate, FalconLogSink, Fal
         /// A beacon received by the transport.
         case beacon(FalconDiagnosticCode)
         /// A log line.
-        case log(FalconLogRecord.Level, FalconDiagnosticCode?)
+        case log(SDKCoreLogLevel, FalconDiagnosticCode?)
 
         /// `callback onLoad`, `event placementCompleted`, `diagnostic webviewHTTPError`, …
         public var description: String {
@@ -99,9 +99,9 @@ public final class FalconTimeline: FalconDiagnosticsDelegate, FalconLogSink, Fal
     }
 
     /// Records the log line.
-    public func log(_ record: FalconLogRecord) {
+    public func log(_ record: SDKCoreLogRecord) {
         guard recordsDebugLogs || record.level != .debug else { return }
-        self.record(.log(record.level, record.code))
+        self.record(.log(record.level, record.falconDiagnosticCode))
     }
 
     /// Records the beacon (decoding its `code`) and answers `204`.

@@ -73,7 +73,7 @@ final class ScenarioRun: Sendable {
                 clock: clock,
                 idSource: idSource,
                 beaconTransport: recorder,
-                logSink: RecordingLogSink(),
+                logHandler: InMemoryLogHandler(),
                 overlayPresenter: presenter,
                 loadTimeout: configuration.loadTimeout,
                 platform: configuration.platform

@@ -93,7 +93,7 @@ enum FalconDemo {
                 clock: clock,
                 idSource: SequentialFalconIDSource(prefix: "demo"),
                 beaconTransport: timeline,
-                logSink: RecordingLogSink(),
+                logHandler: InMemoryLogHandler(),
                 overlayPresenter: InMemoryOverlayPresenter { renderer },
                 loadTimeout: loadTimeout
             )

@@ -124,6 +124,38 @@ struct IdentityTests {
         _ = await harness.binoban.shutdown(deadline: .seconds(1))
     }
 
+    @Test("Per-call identity covers identify and screen, with [String: Any] variants, without touching the instance")
+    func perCallIdentifyAndScreen() async throws {
+        let harness = PipelineHarness()
+        await harness.settle()
+        harness.binoban.identify(userId: "own-user", traits: ["plan": "own"])
+        let own = harness.binoban.anonymousId()
+        let customer = BinobanEventIdentity(userId: "customer-1", anonymousId: "anon-1")
+        harness.binoban.identify(traits: ["plan": "pro"], as: customer)
+        harness.binoban.identify(traits: ["seats": 3] as [String: Any], as: BinobanEventIdentity(userId: "customer-2"))
+        harness.binoban.server.screen(title: "Checkout", properties: ["step": 2], as: customer)
+        harness.binoban.server.screen(
+            title: "Cart", properties: ["items": 1] as [String: Any], as: BinobanEventIdentity(userId: "customer-3"))
+        harness.binoban.track(name: "bought", properties: ["total": 9] as [String: Any], as: customer)
+        await harness.binoban.flush()
+
+        let events = try harness.uploadedEvents().dropFirst()
+        #expect(events.map(\.type) == ["identify", "identify", "track", "track", "track"])
+        #expect(events.map(\.userId) == ["customer-1", "customer-2", "customer-1", "customer-3", "customer-1"])
+        #expect(events.map(\.anonymousId) == ["anon-1", own, "anon-1", own, "anon-1"])
+        let list = Array(events)
+        #expect(list[0].traits == ["plan": "pro"])
+        #expect(list[1].traits == ["seats": 3])
+        #expect(list[2].event == "screen" && list[2].properties == ["step": 2, "name": "Checkout"])
+        #expect(list[3].properties == ["items": 1, "name": "Cart"])
+        #expect(list[4].properties == ["total": 9])
+        // The instance's own identity and traits are untouched.
+        #expect(harness.binoban.userId() == "own-user")
+        #expect(harness.binoban.traits() == ["plan": "own"])
+        #expect(harness.binoban.anonymousId() == own)
+        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+    }
+
     @Test(
         "setDeviceToken ignores blanks, emits bb_notification_registered every time, and collectDeviceId=false uses anonymousId"
     )

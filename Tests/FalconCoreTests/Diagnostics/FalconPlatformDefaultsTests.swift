@@ -8,26 +8,30 @@ import Testing
 struct FalconPlatformDefaultsTests {
     @Test func unifiedLogEntriesKeepTheCodePublicAndTheMessagePrivate() {
         let error = FalconUnifiedLogEntry(
-            FalconLogRecord(level: .error, code: .webviewHTTPError, message: "main frame answered 503"))
+            SDKCoreLogRecord(
+                level: .error, message: "main frame answered 503", metadata: ["code": "webviewHTTPError"],
+                source: "FalconCore"))
         #expect(error.level == .error)
         #expect(error.publicText == "error webviewHTTPError")
         #expect(error.privateText == "main frame answered 503")
         #expect(!error.publicText.contains("503"))
 
-        let warning = FalconUnifiedLogEntry(FalconLogRecord(level: .warning, code: nil, message: "surface released"))
+        let warning = FalconUnifiedLogEntry(
+            SDKCoreLogRecord(level: .warning, message: "surface released", source: "FalconCore"))
         #expect(warning.level == .default)
         #expect(warning.publicText == "warning")
         #expect(warning.privateText == "surface released")
-        #expect(FalconUnifiedLogEntry(FalconLogRecord(level: .debug, code: nil, message: "m")).level == .debug)
+        #expect(
+            FalconUnifiedLogEntry(SDKCoreLogRecord(level: .debug, message: "m", source: "FalconCore")).level == .debug)
 
         #expect(FalconUnifiedLogEntry.subsystem == "us.falconlabs.FalconSDK")
         #expect(FalconUnifiedLogEntry.category == "diagnostics")
     }
 
-    @Test func levelsAreOrderedAndTheStandardErrorSinkWritesWarnings() {
-        #expect(FalconLogRecord.Level.debug < .warning && FalconLogRecord.Level.warning < .error)
-        #expect(!(FalconLogRecord.Level.error < .warning))
-        #expect(FalconStandardErrorLogSink().minimumLevel == .warning)
+    @Test func levelsAreOrderedAndTheStreamHandlerWritesWarningsByDefault() {
+        #expect(SDKCoreLogLevel.debug < .warning && SDKCoreLogLevel.warning < .error)
+        #expect(!(SDKCoreLogLevel.error < .warning))
+        #expect(SDKCoreStreamLogHandler().minimumLevel == .warning)
     }
 
     @Test func platformDefaults() {
@@ -36,15 +40,17 @@ struct FalconPlatformDefaultsTests {
         #expect(FalconClientDependencies.platformBeaconTransport() != nil)
         #expect(defaults.beaconTransport != nil)
         #else
-        // Linux: FalconCore links no HTTP client; the first beacon dropped logs the warning with the fix.
+        // Linux: FalconCore links no HTTP client; the first beacon dropped logs the warning with the fix
+        // to the host's log handler, if any.
         #expect(FalconClientDependencies.platformBeaconTransport() == nil)
         #expect(defaults.beaconTransport == nil)
         #endif
         #if canImport(os)
-        #expect(FalconClientDependencies.platformLogSink() is FalconUnifiedLogSink)
+        #expect(FalconClientDependencies.platformLogHandler() is FalconUnifiedLogHandler)
         #else
-        #expect(FalconClientDependencies.platformLogSink() is FalconStandardErrorLogSink)
-        #expect(defaults.logSink is FalconStandardErrorLogSink)
+        // Elsewhere nothing is printed unless the host installs a log handler.
+        #expect(FalconClientDependencies.platformLogHandler() == nil)
+        #expect(defaults.logHandler == nil)
         #endif
     }
 

@@ -45,7 +45,7 @@ struct FalconTestingGuideSnippetTests {
         let client = FalconClient(
             dependencies: FalconClientDependencies(
                 executor: executor, clock: clock, beaconTransport: timeline,
-                logSink: RecordingLogSink(), overlayPresenter: presenter))
+                logHandler: InMemoryLogHandler(), overlayPresenter: presenter))
         client.diagnosticsDelegate = timeline
         client.initSdk(apiKey: "KEY")
         client.events(layoutId: "L", handler: timeline.eventHandler())

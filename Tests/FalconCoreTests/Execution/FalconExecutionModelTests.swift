@@ -72,7 +72,7 @@ struct FalconExecutionModelTests {
 
         let executor = ManualFalconExecutor()
         let clock = ManualFalconClock(executor: executor)
-        let logs = RecordingLogSink()
+        let logs = InMemoryLogHandler()
         let delegate = RecordingDiagnosticsDelegate()
         let beacons = RecordingBeaconTransport(outcome: Bool.random(using: &random) ? .status(204) : .networkFailure)
         let overlayRenderer = LockedValue<ScriptedRenderer?>(nil)
@@ -92,7 +92,7 @@ struct FalconExecutionModelTests {
                 clock: clock,
                 idSource: SequentialFalconIDSource(),
                 beaconTransport: beacons,
-                logSink: logs,
+                logHandler: logs,
                 overlayPresenter: presenter,
                 loadTimeout: .seconds(15),
                 platform: "model"

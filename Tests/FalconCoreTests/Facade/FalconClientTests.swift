@@ -74,7 +74,7 @@ struct FalconClientTests {
         #expect(rig.timeline.beaconCodes == [.webviewLoadTimedOut])
         #expect(renderer.commands.suffix(2) == [.stop, .teardown])
         #expect(rig.client.activeExecutionCount == 0)
-        #expect(rig.logs.records.filter { $0.level == .error }.map(\.code) == [.webviewLoadTimedOut])
+        #expect(rig.logs.records.filter { $0.level == .error }.map(\.falconDiagnosticCode) == [.webviewLoadTimedOut])
     }
 
     @Test func httpErrorSendsOneBeaconWithTheSixKeys() async throws {
@@ -108,7 +108,7 @@ struct FalconClientTests {
                 ]
         )
         #expect(rig.timeline.beaconRequests.isEmpty)
-        #expect(rig.logs.records.contains { $0.code == .initNotCalled && $0.level == .error })
+        #expect(rig.logs.records.contains { $0.falconDiagnosticCode == .initNotCalled && $0.level == .error })
     }
 
     @Test func initSdkLaterDoesNotRescueAnEarlierExecute() {
@@ -159,11 +159,11 @@ struct FalconClientTests {
     }
 
     @Test func withoutATransportTheFirstBeaconWarnsOnceWithTheFixThenDebugLines() async {
-        let logs = RecordingLogSink()
+        let logs = InMemoryLogHandler()
         let executor = ManualFalconExecutor()
         let client = FalconClient(
             dependencies: FalconClientDependencies(
-                executor: executor, clock: ManualFalconClock(), beaconTransport: nil, logSink: logs)
+                executor: executor, clock: ManualFalconClock(), beaconTransport: nil, logHandler: logs)
         )
         client.initSdk(apiKey: "KEY")
         client.execute(attributes: [:], placement: .overlay)
@@ -172,7 +172,7 @@ struct FalconClientTests {
         await client.waitForPendingBeacons()
         #expect(logs.records.map(\.level) == [.error, .warning, .error, .debug])
         let warning = logs.records[1]
-        #expect(warning.code == .attributeMappingFailed)
+        #expect(warning.falconDiagnosticCode == .attributeMappingFailed)
         #expect(
             warning.message.contains(
                 "Falcon.shared = FalconClient(dependencies: .init(beaconTransport: URLSessionBeaconTransport()))"))
@@ -180,11 +180,11 @@ struct FalconClientTests {
     }
 
     @Test func withBeaconsDisabledAMissingTransportIsNotMentioned() async {
-        let logs = RecordingLogSink()
+        let logs = InMemoryLogHandler()
         let executor = ManualFalconExecutor()
         let client = FalconClient(
             dependencies: FalconClientDependencies(
-                executor: executor, clock: ManualFalconClock(), beaconTransport: nil, logSink: logs)
+                executor: executor, clock: ManualFalconClock(), beaconTransport: nil, logHandler: logs)
         )
         client.initSdk(apiKey: "KEY", config: FalconConfig(diagnosticBeaconsEnabled: false))
         client.execute(attributes: [:], placement: .overlay)
@@ -314,7 +314,7 @@ struct FalconClientTests {
         #expect(!rig.timeline.entries.contains(.diagnostic(.webviewLoadTimedOut)))
         let warnings = rig.logs.records.filter { $0.level == .warning }
         #expect(warnings.count == 1)
-        #expect(warnings.first?.code == nil)
+        #expect(warnings.first?.falconDiagnosticCode == nil)
         #expect(
             warnings.first?.message.contains("released before its placement settled (layoutId \(Self.layout))") == true)
     }
@@ -334,7 +334,7 @@ struct FalconClientTests {
         let client = FalconClient(
             dependencies: FalconClientDependencies(
                 executor: executor, clock: clock, beaconTransport: timeline,
-                logSink: RecordingLogSink(), overlayPresenter: presenter)
+                logHandler: InMemoryLogHandler(), overlayPresenter: presenter)
         )
         client.initSdk(apiKey: "KEY")
         client.events(layoutId: Self.layout, handler: timeline.eventHandler())

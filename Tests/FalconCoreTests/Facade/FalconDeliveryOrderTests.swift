@@ -75,7 +75,7 @@ struct FalconDeliveryOrderTests {
                     executor: executor,
                     clock: clock,
                     idSource: SequentialFalconIDSource(),
-                    logSink: RecordingLogSink(),
+                    logHandler: InMemoryLogHandler(),
                     overlayPresenter: LoggingPresenter(log, surface: overlaySurface(log))
                 )
             )

@@ -39,18 +39,22 @@ public final class BinobanNotifications: Sendable {
     ///   - presenter: Displays pushes and asks for permission; the default shows nothing.
     ///   - options: Bounds and key names. A key table with ``BinobanPushPayloadKeys/problems`` is replaced by
     ///     the standard one and reported (``NotificationDiagnostic/Code/invalidPayloadKeys``) before this returns.
+    ///   - logHandler: The package's log hook: every diagnostic is also written there as a record
+    ///     (``NotificationDiagnostic/logRecord``). Default `nil`: nothing is written or printed.
     ///   - diagnostics: Receives everything dropped, converted or not done; called outside any lock, on the
     ///     caller's thread or task.
     public init(
         presenter: any NotificationPresenter = NoOpNotificationPresenter(),
         options: Options = Options(),
-        diagnostics: (@Sendable (NotificationDiagnostic) -> Void)? = nil
+        diagnostics: (@Sendable (NotificationDiagnostic) -> Void)? = nil,
+        logHandler: (any SDKCoreLogHandler)? = nil
     ) {
         var options = options.clamped
         let keyProblems = options.keys.problems
         if !keyProblems.isEmpty { options.keys = .standard }
         self.options = options
-        let sink = NotificationEventSink(pendingEventCapacity: options.pendingEventCapacity, diagnostics: diagnostics)
+        let sink = NotificationEventSink(
+            pendingEventCapacity: options.pendingEventCapacity, diagnostics: diagnostics, logHandler: logHandler)
         self.sink = sink
         if !keyProblems.isEmpty {
             sink.report(
@@ -100,6 +104,12 @@ public final class BinobanNotifications: Sendable {
     /// Replaces the diagnostics handler; `nil` stops reporting.
     public func setDiagnosticsHandler(_ handler: (@Sendable (NotificationDiagnostic) -> Void)?) {
         sink.setDiagnosticsHandler(handler)
+    }
+
+    /// Replaces the log handler that receives every diagnostic as a log record (for ``shared``, which is
+    /// created without one).
+    public func setLogHandler(_ handler: (any SDKCoreLogHandler)?) {
+        sink.setLogHandler(handler)
     }
 
     // MARK: Entry points

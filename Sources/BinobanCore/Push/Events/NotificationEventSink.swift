@@ -9,6 +9,7 @@ final class NotificationEventSink: Sendable {
         var pendingToken: String?
         var pendingEvents: DropOldestBuffer<PendingEvent>
         var diagnostics: (@Sendable (NotificationDiagnostic) -> Void)?
+        var logHandler: (any SDKCoreLogHandler)?
     }
 
     fileprivate struct PendingEvent: Sendable {
@@ -18,10 +19,19 @@ final class NotificationEventSink: Sendable {
 
     private let state: LockedValue<State>
 
-    init(pendingEventCapacity: Int, diagnostics: (@Sendable (NotificationDiagnostic) -> Void)?) {
+    init(
+        pendingEventCapacity: Int, diagnostics: (@Sendable (NotificationDiagnostic) -> Void)?,
+        logHandler: (any SDKCoreLogHandler)? = nil
+    ) {
         state = LockedValue(
-            State(pendingEvents: DropOldestBuffer(capacity: pendingEventCapacity), diagnostics: diagnostics)
+            State(
+                pendingEvents: DropOldestBuffer(capacity: pendingEventCapacity), diagnostics: diagnostics,
+                logHandler: logHandler)
         )
+    }
+
+    func setLogHandler(_ handler: (any SDKCoreLogHandler)?) {
+        state.withLock { $0.logHandler = handler }
     }
 
     func setDiagnosticsHandler(_ handler: (@Sendable (NotificationDiagnostic) -> Void)?) {
@@ -29,13 +39,16 @@ final class NotificationEventSink: Sendable {
     }
 
     func report(_ diagnostic: NotificationDiagnostic) {
-        let handler = state.withLock { $0.diagnostics }
-        handler?(diagnostic)
+        report([diagnostic])
     }
 
     func report(_ diagnostics: [NotificationDiagnostic]) {
-        guard !diagnostics.isEmpty, let handler = state.withLock({ $0.diagnostics }) else { return }
-        for diagnostic in diagnostics { handler(diagnostic) }
+        guard !diagnostics.isEmpty else { return }
+        let (handler, logHandler) = state.withLock { ($0.diagnostics, $0.logHandler) }
+        for diagnostic in diagnostics {
+            logHandler?.log(diagnostic.logRecord)
+            handler?(diagnostic)
+        }
     }
 
     /// Binds `target`, then hands it the waiting token and events (token first, events oldest first).
