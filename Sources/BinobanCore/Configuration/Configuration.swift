@@ -118,6 +118,10 @@ public struct Configuration: Sendable {
     /// Default `nil`: nothing is written or printed unless the host asks (here, or with
     /// ``Binoban/debugLogsEnabled``).
     public var logHandler: (any SDKCoreLogHandler)?
+    /// Receives the pipeline's counters, gauges and upload timings as they change (labels `binoban_…`,
+    /// dimensions `reason` and `outcome` only; Docs/Observability.md lists them). Default `nil`. The same
+    /// figures are in ``Binoban/statistics`` at any time.
+    public var metricsObserver: (any SDKCoreMetricsObserver)?
 
     /// Creates a configuration with the Binoban defaults.
     public init(apiKey: String, sourceIdentifier: String) {

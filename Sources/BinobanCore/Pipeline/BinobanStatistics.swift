@@ -21,6 +21,9 @@ public struct BinobanStatistics: Sendable, Hashable {
     public var requests = Requests()
     /// Requests that repeated a batch after a transient failure.
     public var retriedRequests: Int = 0
+    /// Waits before retrying: one for every transient failure or unanswered request (each closes the upload
+    /// gate for a backoff delay, or longer for a `Retry-After`).
+    public var retryWaits: Int = 0
     /// Events held in storage, waiting for upload (as the storage last reported, less what was uploaded since).
     public var queuedEvents: Int = 0
     /// Encoded bytes of the events held in storage.

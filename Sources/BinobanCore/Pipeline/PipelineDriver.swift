@@ -12,6 +12,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     private var uploads: [BinobanBatchID: Task<Void, Never>] = [:]
     /// The one timer: the machine's next deadline, or the error reporter's next summary if sooner.
     private var timer = DeadlineTimer<C>()
+    private var metrics: BinobanMetricsPublisher?
     private var summaryDeadline: C.Instant?
     private var inFlight = 0
     private var started = false
@@ -23,6 +24,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         self.parts = parts
         self.clock = clock
         machine = PipelineMachine(rules: parts.rules, settings: parts.intake.settings)
+        metrics = parts.configuration.metricsObserver.map(BinobanMetricsPublisher.init(observer:))
     }
 
     func start() async {
@@ -77,6 +79,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             }
         }
         parts.statistics.withLock { $0 = machine.statistics }
+        metrics?.publish(machine.statistics)
         armTimer()
         if isQuiet {
             for waiter in quietWaiters { waiter.resume() }
@@ -162,8 +165,10 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         let request = parts.requestBuilder.request(for: batch, sentAtMillis: wallClock.currentMillisecondsSince1970())
         inFlight += 1
         uploads[id] = Task {
+            let started = self.clock.now
             let answer = await PipelineCalls<C.Instant>.upload(
                 request, of: id, with: transport, wallClock: wallClock, random: random)
+            self.metrics?.uploadFinished(answer, after: started.duration(to: self.clock.now))
             self.uploads[id] = nil
             self.complete(answer)
         }

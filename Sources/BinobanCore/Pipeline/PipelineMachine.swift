@@ -470,6 +470,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         _ actions: inout [PipelineAction]
     ) {
         uploadsFailing = true
+        statistics.retryWaits += 1
         let sentIn = work.first { $0.id == id }?.sentInGeneration ?? backoffGeneration
         if sentIn == backoffGeneration {
             failureStreak = min(failureStreak + 1, 64)

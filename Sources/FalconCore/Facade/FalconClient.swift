@@ -23,11 +23,16 @@ public final class FalconClient: Sendable {
     private let state = LockedValue(ClientState())
     private let timers = LockedValue([TimerKey: any FalconTimerHandle]())
     private let beacons = LockedValue(BeaconTracker())
+    private let metrics: FalconMetrics
 
     /// Creates a client; nothing starts until `execute` is called.
     public init(dependencies: FalconClientDependencies = FalconClientDependencies()) {
         self.dependencies = dependencies
+        metrics = FalconMetrics(observer: dependencies.metricsObserver)
     }
+
+    /// Cumulative counts since the client was created: executions by outcome, diagnostics by code, beacons.
+    public var statistics: FalconStatistics { metrics.snapshot }
 
     // MARK: Configuration
 
@@ -182,6 +187,7 @@ public final class FalconClient: Sendable {
             state.inbox.append((id, .start(preflight)))
             return (id, state.beginDrain())
         }
+        metrics.record(.executionStarted)
         if shouldDrain { drain() }
         return id
     }
@@ -295,6 +301,8 @@ public final class FalconClient: Sendable {
     private func perform(_ action: FalconExecutionStateMachine.Action, _ execution: Execution, _ id: UInt64) {
         switch action {
         case .callback(let callback):
+            if case .load = callback { metrics.record(.executionLoaded) }
+            if case .error(let error) = callback { metrics.record(.executionFailed(error)) }
             dependencies.executor.enqueue(execution.callbacks.job(for: callback))
         case .event(let event):
             guard let layoutId = execution.layoutId else { return }
@@ -331,6 +339,7 @@ public final class FalconClient: Sendable {
         case .cancelTimer(let timer):
             timers.withLock { $0.removeValue(forKey: TimerKey(executionID: id, timer: timer)) }?.cancel()
         case .finished:
+            metrics.record(.executionEnded)
             let handles = timers.withLock { timers -> [any FalconTimerHandle] in
                 let keys = timers.keys.filter { $0.executionID == id }
                 return keys.compactMap { timers.removeValue(forKey: $0) }
@@ -349,6 +358,7 @@ public final class FalconClient: Sendable {
 
     private func diagnose(_ code: FalconDiagnosticCode, _ message: String, _ execution: Execution) {
         log(.error, code, message)
+        metrics.record(.diagnostic(code))
         let diagnostic = FalconDiagnostic(
             code: code,
             message: message,
@@ -368,6 +378,7 @@ public final class FalconClient: Sendable {
             ts: FalconBeacon.milliseconds(since1970: dependencies.clock.wallTime())
         )
         guard let transport = dependencies.beaconTransport else {
+            metrics.record(.beaconDropped)
             let first = beacons.withLock { tracker in
                 defer { tracker.warnedMissingTransport = true }
                 return !tracker.warnedMissingTransport
@@ -386,7 +397,8 @@ public final class FalconClient: Sendable {
         )
         beacons.withLock { $0.inFlight += 1 }
         Task.detached { [weak self] in
-            _ = try? await transport.send(request)
+            let answered = (try? await transport.send(request)) != nil
+            self?.metrics.record(answered ? .beaconSent : .beaconFailed)
             self?.beaconFinished()
         }
     }

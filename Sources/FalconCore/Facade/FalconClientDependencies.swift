@@ -19,6 +19,9 @@ public struct FalconClientDependencies: Sendable {
     /// log on Apple platforms, nothing elsewhere. Messages never carry the URL, attributes, the API key or text
     /// posted by the web content; error and warning lines carry the diagnostic's `code` in their metadata.
     public var logHandler: (any SDKCoreLogHandler)?
+    /// Receives the client's counters as they change (executions by outcome, diagnostics by code, beacons
+    /// sent, failed and dropped; see ``FalconStatistics``). Default `nil`.
+    public var metricsObserver: (any SDKCoreMetricsObserver)?
     /// Presents overlays.
     public var overlayPresenter: any FalconOverlayPresenter
     /// The load timeout (15 s; tests and demos shorten it).
@@ -34,6 +37,7 @@ public struct FalconClientDependencies: Sendable {
         beaconTransport: (any FalconBeaconTransport)? = FalconClientDependencies.platformBeaconTransport(),
         logHandler: (any SDKCoreLogHandler)? = FalconClientDependencies.platformLogHandler(),
         overlayPresenter: any FalconOverlayPresenter = FalconUnavailableOverlayPresenter(),
+        metricsObserver: (any SDKCoreMetricsObserver)? = nil,
         loadTimeout: Duration = .seconds(15),
         platform: String = FalconPlatform.current
     ) {
@@ -43,6 +47,7 @@ public struct FalconClientDependencies: Sendable {
         self.beaconTransport = beaconTransport
         self.logHandler = logHandler
         self.overlayPresenter = overlayPresenter
+        self.metricsObserver = metricsObserver
         self.loadTimeout = loadTimeout
         self.platform = platform
     }

@@ -1,0 +1,91 @@
+/// Turns the pipeline's statistics snapshots into metrics for the host's ``SDKCoreMetricsObserver``: each
+/// counter that grew since the previous snapshot as an increment, the queue depth as gauges when it changed, and
+/// one timer sample per answered or failed upload.
+///
+/// The counters are the snapshot's, so the observer's totals always equal ``Binoban/statistics``.
+struct BinobanMetricsPublisher: Sendable {
+    /// The labels, fixed so that dashboards can rely on them.
+    enum Label {
+        static let accepted = "binoban_events_accepted_total"
+        static let stored = "binoban_events_stored_total"
+        static let uploaded = "binoban_events_uploaded_total"
+        static let uploadedBatches = "binoban_batches_uploaded_total"
+        static let dropped = "binoban_events_dropped_total"
+        static let requests = "binoban_requests_total"
+        static let retriedRequests = "binoban_requests_retried_total"
+        static let retryWaits = "binoban_retry_waits_total"
+        static let queuedEvents = "binoban_queue_events"
+        static let queuedBytes = "binoban_queue_bytes"
+        static let uploadDuration = "binoban_upload_duration"
+    }
+
+    private let observer: any SDKCoreMetricsObserver
+    private var previous = BinobanStatistics()
+    private var publishedQueue = false
+
+    init(observer: any SDKCoreMetricsObserver) {
+        self.observer = observer
+    }
+
+    /// Publishes what changed between the previous snapshot and `statistics`.
+    mutating func publish(_ statistics: BinobanStatistics) {
+        let old = previous
+        previous = statistics
+        count(Label.accepted, old.acceptedEvents, statistics.acceptedEvents)
+        count(Label.stored, old.storedEvents, statistics.storedEvents)
+        count(Label.uploaded, old.uploadedEvents, statistics.uploadedEvents)
+        count(Label.uploadedBatches, old.uploadedBatches, statistics.uploadedBatches)
+        count(Label.retriedRequests, old.retriedRequests, statistics.retriedRequests)
+        count(Label.retryWaits, old.retryWaits, statistics.retryWaits)
+        for (reason, counter) in Self.dropReasons {
+            count(
+                Label.dropped, old.dropped[keyPath: counter], statistics.dropped[keyPath: counter], ["reason": reason])
+        }
+        for (outcome, counter) in Self.requestOutcomes {
+            count(
+                Label.requests, old.requests[keyPath: counter], statistics.requests[keyPath: counter],
+                ["outcome": outcome])
+        }
+        if !publishedQueue || old.queuedEvents != statistics.queuedEvents || old.queuedBytes != statistics.queuedBytes {
+            publishedQueue = true
+            observer.record(SDKCoreMetric(label: Label.queuedEvents, value: .gauge(Double(statistics.queuedEvents))))
+            observer.record(SDKCoreMetric(label: Label.queuedBytes, value: .gauge(Double(statistics.queuedBytes))))
+        }
+    }
+
+    /// Records how long one upload took, by outcome (`accepted`, `rejected`, `transientFailure`, `noAnswer`).
+    func uploadFinished(_ input: PipelineInput<some InstantProtocol>, after duration: Duration) {
+        let outcome: String
+        switch input {
+        case .answered(_, let status, _, _):
+            switch PipelineMachine<ContinuousClock.Instant>.verdict(forStatus: status) {
+            case .accepted: outcome = "accepted"
+            case .rejected: outcome = "rejected"
+            case .transient: outcome = "transientFailure"
+            }
+        default: outcome = "noAnswer"
+        }
+        observer.record(
+            SDKCoreMetric(label: Label.uploadDuration, dimensions: ["outcome": outcome], value: .duration(duration)))
+    }
+
+    private func count(_ label: String, _ old: Int, _ new: Int, _ dimensions: [String: String] = [:]) {
+        guard new > old else { return }
+        observer.record(SDKCoreMetric(label: label, dimensions: dimensions, value: .increment(new - old)))
+    }
+
+    static var dropReasons: [(String, KeyPath<BinobanStatistics.Drops, Int>)] {
+        [
+            ("paused", \.paused), ("writeStageOverflow", \.writeStageOverflow), ("oversize", \.oversize),
+            ("storageEviction", \.storageEviction), ("storageFull", \.storageFull), ("rejected", \.rejected),
+            ("storageFailure", \.storageFailure),
+        ]
+    }
+
+    static var requestOutcomes: [(String, KeyPath<BinobanStatistics.Requests, Int>)] {
+        [
+            ("accepted", \.accepted), ("rejected", \.rejected), ("transientFailure", \.transientFailures),
+            ("noAnswer", \.noAnswer),
+        ]
+    }
+}

@@ -1,0 +1,64 @@
+import BinobanCoreTesting
+import Foundation
+import Testing
+
+@testable import BinobanCore
+
+/// The metrics observer sees the same figures as the statistics snapshot, with fixed labels and dimensions.
+@Suite("Binoban metrics")
+struct BinobanMetricsTests {
+    @Test("counters add up to the statistics snapshot; the queue gauges and upload timings follow the uploads")
+    func countersMatchTheSnapshot() async throws {
+        let metrics = InMemoryMetricsObserver()
+        let harness = PipelineHarness(script: [400]) { $0.metricsObserver = metrics }
+        await harness.settle()
+        for index in 0..<3 { harness.binoban.track(name: "first \(index)") }
+        await harness.binoban.flush()
+        harness.binoban.enabled = false
+        harness.binoban.track(name: "paused")
+        harness.binoban.enabled = true
+        for index in 0..<4 { harness.binoban.track(name: "second \(index)") }
+        await harness.binoban.flush()
+        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+
+        let statistics = harness.binoban.statistics
+        #expect(statistics.uploadedEvents == 4 && statistics.dropped.rejected == 3 && statistics.dropped.paused == 1)
+        #expect(metrics.counter("binoban_events_accepted_total") == statistics.acceptedEvents)
+        #expect(metrics.counter("binoban_events_stored_total") == statistics.storedEvents)
+        #expect(metrics.counter("binoban_events_uploaded_total") == 4)
+        #expect(metrics.counter("binoban_batches_uploaded_total") == 1)
+        #expect(metrics.counter("binoban_events_dropped_total", ["reason": "rejected"]) == 3)
+        #expect(metrics.counter("binoban_events_dropped_total", ["reason": "paused"]) == 1)
+        #expect(metrics.counterTotal("binoban_events_dropped_total") == statistics.dropped.total)
+        #expect(metrics.counter("binoban_requests_total", ["outcome": "accepted"]) == 1)
+        #expect(metrics.counter("binoban_requests_total", ["outcome": "rejected"]) == 1)
+        #expect(metrics.gauge("binoban_queue_events") == 0)
+        #expect(metrics.gauge("binoban_queue_bytes") == 0)
+        #expect(metrics.timer("binoban_upload_duration", ["outcome": "accepted"]).count == 1)
+        #expect(metrics.timer("binoban_upload_duration", ["outcome": "rejected"]).count == 1)
+        // Dimensions come from fixed vocabularies only.
+        let dimensionNames = Set(metrics.keys.flatMap(\.dimensions.keys))
+        #expect(dimensionNames.isSubset(of: ["reason", "outcome"]))
+        #expect(metrics.keys.allSatisfy { $0.label.hasPrefix("binoban_") })
+    }
+
+    @Test("a transient failure counts a retry wait and a retried request")
+    func retryWaits() async throws {
+        let metrics = InMemoryMetricsObserver()
+        let harness = PipelineHarness(script: [503, 200]) { $0.metricsObserver = metrics }
+        await harness.settle()
+        harness.binoban.track(name: "x")
+        let flushing = Task { await harness.binoban.flush() }
+        while harness.binoban.statistics.requests.transientFailures == 0 { await Task.yield() }
+        while harness.binoban.statistics.uploadedEvents == 0 {
+            harness.clock.advance(by: .seconds(1))
+            await Task.yield()
+        }
+        #expect(metrics.counter("binoban_retry_waits_total") == 1)
+        #expect(metrics.counter("binoban_requests_retried_total") == 1)
+        #expect(metrics.counter("binoban_requests_total", ["outcome": "transientFailure"]) == 1)
+        #expect(harness.binoban.statistics.retryWaits == 1)
+        _ = await flushing.value
+        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+    }
+}
