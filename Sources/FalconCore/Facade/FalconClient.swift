@@ -331,11 +331,16 @@ public final class FalconClient: Sendable {
         case .cancelTimer(let timer):
             timers.withLock { $0.removeValue(forKey: TimerKey(executionID: id, timer: timer)) }?.cancel()
         case .finished:
-            let handles = timers.withLock { timers -> [any FalconTimerHandle] in
-                let keys = timers.keys.filter { $0.executionID == id }
-                return keys.compactMap { timers.removeValue(forKey: $0) }
+            // An execution has at most one timer of each kind: look both up instead of scanning every
+            // execution's timers.
+            let handles = timers.withLock { timers in
+                (
+                    timers.removeValue(forKey: TimerKey(executionID: id, timer: .loadTimeout)),
+                    timers.removeValue(forKey: TimerKey(executionID: id, timer: .dwell))
+                )
             }
-            for handle in handles { handle.cancel() }
+            handles.0?.cancel()
+            handles.1?.cancel()
         }
     }
 
