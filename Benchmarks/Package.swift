@@ -19,6 +19,12 @@ let package = Package(
                 .product(name: "LoopbackHTTP", package: "sdk-core"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
-        )
+        ),
+        // FalconCore (issue 13): resolve, URL, execute to each terminal state, resident memory.
+        .executableTarget(
+            name: "FalconBenchmarks",
+            dependencies: [.product(name: "FalconCore", package: "sdk-core")],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
     ]
 )
