@@ -59,6 +59,18 @@ enum FalconCases {
         }
     }
 
+    /// The SDK's own CPU per execute: the same workload with host-facing jobs run on the caller's thread
+    /// (no Dispatch queue, so no thread wake-ups), system clock and everything else at the default.
+    static func executeSDKOnly(_ outcome: Outcome, count: Int = 20_000) -> FalconCase {
+        FalconCase(name: "execute → \(outcome.rawValue), caller-run executor, CPU", unit: "µs/execute") {
+            let executor = CallerRunExecutor()
+            let client = makeClient(executor: executor)
+            let start = processCPUSeconds()
+            runExecutes(count, outcome: outcome, on: client, callerRun: executor)
+            return (processCPUSeconds() - start) * 1e6 / Double(count)
+        }
+    }
+
     /// Resident memory of the process once `count` executes (loaded, then torn down) have all settled.
     static func memory(executes count: Int) -> FalconCase {
         FalconCase(name: "resident memory after \(count) settled executes", unit: "MB", isMemory: true) {

@@ -71,7 +71,10 @@ final class BenchSurface: FalconInlineSurface {
 /// Runs `count` executes on a client with the default dependencies, `windowSize` at a time on as many
 /// surfaces (a new execute on a surface starts once the previous one there has settled), and returns when
 /// every one has reached its terminal state.
-func runExecutes(_ count: Int, outcome: Outcome, on client: FalconClient, windowSize: Int = 1000) {
+func runExecutes(
+    _ count: Int, outcome: Outcome, on client: FalconClient, windowSize: Int = 1000,
+    callerRun executor: CallerRunExecutor? = nil
+) {
     let window = Window()
     let surfaces = (0..<windowSize).map { _ in BenchSurface(outcome: outcome, window: window) }
     let settled: @Sendable () -> Void = { window.settled() }
@@ -97,15 +100,43 @@ func runExecutes(_ count: Int, outcome: Outcome, on client: FalconClient, window
                     onError: { _ in settled() })
             }
         }
-        window.wait()
+        if let executor {
+            executor.runAll()
+        } else {
+            window.wait()
+        }
         started += batch
     }
 }
 
 /// A client at the default configuration (system clock, Dispatch executor, UUID session ids, the platform's
 /// beacon transport and log sink), initialised with the workload's API key and mapping.
-func makeClient() -> FalconClient {
-    let client = FalconClient()
+///
+/// With `executor`, host-facing jobs run on the caller's thread when it calls `runAll()`: the SDK's own work,
+/// without the Dispatch queue's thread wake-ups.
+func makeClient(executor: CallerRunExecutor? = nil) -> FalconClient {
+    let client = executor.map { FalconClient(dependencies: FalconClientDependencies(executor: $0)) } ?? FalconClient()
     client.initSdk(apiKey: Workload.apiKey, config: Workload.config)
     return client
+}
+
+/// A FIFO executor whose jobs run when the host thread calls ``runAll()`` (cheap at any queue length).
+final class CallerRunExecutor: FalconExecutor {
+    private let jobs = LockedValue<[@Sendable () -> Void]>([])
+
+    func enqueue(_ job: @escaping @Sendable () -> Void) {
+        jobs.withLock { $0.append(job) }
+    }
+
+    /// Runs jobs, including the ones they enqueue, until none is left.
+    func runAll() {
+        while true {
+            let batch = jobs.withLock { jobs -> [@Sendable () -> Void] in
+                defer { jobs = [] }
+                return jobs
+            }
+            if batch.isEmpty { return }
+            for job in batch { job() }
+        }
+    }
 }

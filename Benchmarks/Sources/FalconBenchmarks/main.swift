@@ -19,7 +19,7 @@ let cases: [FalconCase] =
         FalconCases.memory(executes: 1_000_000),
         FalconCases.resolve(),
         FalconCases.webviewURL(),
-    ] + Outcome.allCases.map { FalconCases.execute($0) }
+    ] + Outcome.allCases.map { FalconCases.execute($0) } + [FalconCases.executeSDKOnly(.loadedThenTeardown)]
 
 let filter = environment("BENCH_FILTER")
 let sampleCount = environment("BENCH_SAMPLES").flatMap { Int($0) } ?? 5

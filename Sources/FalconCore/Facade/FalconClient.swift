@@ -170,14 +170,16 @@ public final class FalconClient: Sendable {
             }
             state.executions[id] = Execution(
                 machine: FalconExecutionStateMachine(surface: surfaceKind, loadTimeout: loadTimeout),
-                callbacks: request.callbacks,
-                layoutId: resolved.layoutId,
-                diagnosticPlacement: resolved.diagnosticPlacement,
-                diagnosticLayoutId: resolved.diagnosticLayoutId,
-                surfaceID: surfaceID,
-                inlineSurface: inlineSurface,
-                reporter: FalconExecutionReporter(client: self, executionID: id),
-                beaconTarget: beaconTarget
+                context: Context(
+                    callbacks: request.callbacks,
+                    layoutId: resolved.layoutId,
+                    diagnosticPlacement: resolved.diagnosticPlacement,
+                    diagnosticLayoutId: resolved.diagnosticLayoutId,
+                    surfaceID: surfaceID,
+                    inlineSurface: inlineSurface,
+                    reporter: FalconExecutionReporter(client: self, executionID: id),
+                    beaconTarget: beaconTarget
+                )
             )
             state.inbox.append((id, .start(preflight)))
             return (id, state.beginDrain())
@@ -431,23 +433,55 @@ public final class FalconClient: Sendable {
 // MARK: - Driver state
 
 extension FalconClient {
+    /// One execution as the client keeps it: the machine and the overlay renderer change; everything else is
+    /// fixed at `execute` and shared through one ``Context`` object, so the copies the driver takes at every
+    /// input (to perform its actions outside the lock) retain one reference instead of a dozen.
     struct Execution: Sendable {
         var machine: FalconExecutionStateMachine
-        var callbacks: FalconCallbacks
-        var layoutId: String?
-        var diagnosticPlacement: String?
-        var diagnosticLayoutId: String?
-        var surfaceID: ObjectIdentifier?
-        /// The host's inline surface, held weakly: the host owns its views, and a surface it releases must be
-        /// able to deallocate (and report its teardown) while a placement is still showing.
-        var inlineSurface: WeakSurface?
         /// The overlay's content renderer, from the presenter.
         var overlayRenderer: (any FalconRenderer)?
-        var reporter: FalconExecutionReporter
-        var beaconTarget: URL?
+        let context: Context
+
+        var callbacks: FalconCallbacks { context.callbacks }
+        var layoutId: String? { context.layoutId }
+        var diagnosticPlacement: String? { context.diagnosticPlacement }
+        var diagnosticLayoutId: String? { context.diagnosticLayoutId }
+        var surfaceID: ObjectIdentifier? { context.surfaceID }
+        var inlineSurface: WeakSurface? { context.inlineSurface }
+        var reporter: FalconExecutionReporter { context.reporter }
+        var beaconTarget: URL? { context.beaconTarget }
 
         /// The inline surface (while the host keeps it) or the overlay's renderer.
-        var renderer: (any FalconRenderer)? { inlineSurface?.surface ?? overlayRenderer }
+        var renderer: (any FalconRenderer)? { context.inlineSurface?.surface ?? overlayRenderer }
+    }
+
+    /// What an execution keeps from its `execute` call until it ends.
+    final class Context: Sendable {
+        let callbacks: FalconCallbacks
+        let layoutId: String?
+        let diagnosticPlacement: String?
+        let diagnosticLayoutId: String?
+        let surfaceID: ObjectIdentifier?
+        /// The host's inline surface, held weakly: the host owns its views, and a surface it releases must be
+        /// able to deallocate (and report its teardown) while a placement is still showing.
+        let inlineSurface: WeakSurface?
+        let reporter: FalconExecutionReporter
+        let beaconTarget: URL?
+
+        init(
+            callbacks: FalconCallbacks, layoutId: String?, diagnosticPlacement: String?, diagnosticLayoutId: String?,
+            surfaceID: ObjectIdentifier?, inlineSurface: WeakSurface?, reporter: FalconExecutionReporter,
+            beaconTarget: URL?
+        ) {
+            self.callbacks = callbacks
+            self.layoutId = layoutId
+            self.diagnosticPlacement = diagnosticPlacement
+            self.diagnosticLayoutId = diagnosticLayoutId
+            self.surfaceID = surfaceID
+            self.inlineSurface = inlineSurface
+            self.reporter = reporter
+            self.beaconTarget = beaconTarget
+        }
     }
 
     final class WeakSurface: Sendable {

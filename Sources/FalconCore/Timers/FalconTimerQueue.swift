@@ -36,7 +36,9 @@ final class FalconTimerQueue: Sendable {
     var pendingCount: Int { state.withLock { $0.heap.count } }
 
     /// Schedules `action` at `deadline` and returns the entry's id.
-    func schedule(_ action: @escaping @Sendable () -> Void, at deadline: Duration) -> UInt64 {
+    func schedule(_ action: @escaping @Sendable () -> Void, at deadline: Duration)
+        -> FalconDeadlineHeap<@Sendable () -> Void>.ID
+    {
         state.withLock { state in
             let id = state.heap.insert(action, deadline: deadline)
             if state.armedDeadline.map({ deadline < $0 }) ?? true { arm(&state, at: deadline) }
@@ -45,7 +47,7 @@ final class FalconTimerQueue: Sendable {
     }
 
     /// Drops the entry `id` and its action; harmless when it already fired or was cancelled.
-    func cancel(_ id: UInt64) {
+    func cancel(_ id: FalconDeadlineHeap<@Sendable () -> Void>.ID) {
         // The action is released after the lock, in case its captures do work when they are freed.
         let removed = state.withLock { $0.heap.remove(id) }
         withExtendedLifetime(removed) {}

@@ -57,6 +57,8 @@ public enum FalconPercentEncoder: Sendable {
 
         /// Appends the encoding of `text`.
         mutating func append(encoding text: String) {
+            // One capacity check per piece, none per byte.
+            precondition(count + 3 * text.utf8.count <= buffer.count)
             // Native strings expose their UTF-8 contiguously; bridged ones fall back to the iterator.
             let done: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
                 for byte in utf8 { append(escaping: byte) }
@@ -69,9 +71,9 @@ public enum FalconPercentEncoder: Sendable {
         @inline(__always)
         private mutating func append(escaping byte: UInt8) {
             if isUnreserved(byte) {
-                append(byte)
+                buffer[count] = byte
+                count += 1
             } else {
-                precondition(count + 3 <= buffer.count)
                 buffer[count] = UInt8(ascii: "%")
                 buffer[count + 1] = hexDigit(byte >> 4)
                 buffer[count + 2] = hexDigit(byte & 0x0F)
@@ -92,14 +94,17 @@ public enum FalconPercentEncoder: Sendable {
     }
 
     /// Whether `byte` is in the RFC 3986 unreserved set.
+    @inline(__always)
     static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
+        // One bit per ASCII byte (bits 0–63 in the low word, 64–127 in the high word): two shifts instead of a
+        // chain of range comparisons in the per-byte loop.
+        if byte < 64 { return (unreservedLow >> UInt64(byte)) & 1 == 1 }
+        if byte < 128 { return (unreservedHigh >> UInt64(byte - 64)) & 1 == 1 }
+        return false
     }
+
+    /// `-` (45), `.` (46) and `0`–`9` (48–57).
+    private static let unreservedLow: UInt64 = (1 << 45) | (1 << 46) | (0x3FF << 48)
+    /// `A`–`Z` (65–90), `_` (95), `a`–`z` (97–122) and `~` (126), each minus 64.
+    private static let unreservedHigh: UInt64 = (0x3FF_FFFF << 1) | (1 << 31) | (0x3FF_FFFF << 33) | (1 << 62)
 }

@@ -35,7 +35,7 @@ public enum FalconWebviewURLBuilder: Sendable {
         isSandbox: Bool,
         style: FalconStyle?
     ) -> Result<URL, Failure> {
-        guard let base = webviewBase(baseURL.absoluteString) else { return .failure(.invalidBaseURL) }
+        guard let base = cachedWebviewBase(baseURL.absoluteString) else { return .failure(.invalidBaseURL) }
         let key = FalconIdentifier.trim(apiKey)
         guard !key.isEmpty else { return .failure(.blankAPIKey) }
         guard !placementId.isEmpty else { return .failure(.missingPlacement) }
@@ -62,6 +62,18 @@ public enum FalconWebviewURLBuilder: Sendable {
         let text = writer.finish()
         guard let url = URL(string: text) else { return .failure(.unrepresentable) }
         return .success(url)
+    }
+
+    /// The last base URL seen and its rule's answer: a client builds every URL from the same configured base,
+    /// so the rule runs once per configuration instead of once per execute.
+    private static let lastBase = LockedValue<(text: String, base: String?)?>(nil)
+
+    /// ``webviewBase(_:)``, remembered for the last base URL.
+    static func cachedWebviewBase(_ text: String) -> String? {
+        if let last = lastBase.withLock({ $0 }), last.text == text { return last.base }
+        let base = webviewBase(text)
+        lastBase.withLock { $0 = (text, base) }
+        return base
     }
 
     /// `scheme://authority/path/ui/webview` for a valid base, else `nil`. Parsed by hand so the rules are
