@@ -257,26 +257,29 @@ public final class FalconClient: Sendable {
                     return nil
                 }
                 var (id, input) = state.inbox.removeFirst()
-                guard var execution = state.executions[id] else { return Step(id: id, input: input) }
+                // The machine is handled in place; only the parts the actions need leave the lock.
+                guard let index = state.executions.index(forKey: id) else { return Step(id: id, input: input) }
+                let context = state.executions.values[index].context
                 var releasedEarly = false
-                if let box = execution.inlineSurface, box.surface == nil {
+                if let box = context.inlineSurface, box.surface == nil {
                     // The host released its surface without reporting a teardown: treat it as one, and warn when
                     // the placement had not settled yet (a host that forgot to keep its view gets a log line).
-                    releasedEarly = execution.machine.state == .idle || execution.machine.state == .loading
+                    let machineState = state.executions.values[index].machine.state
+                    releasedEarly = machineState == .idle || machineState == .loading
                     input = .hostTeardown
                 }
-                let actions = execution.machine.handle(input, at: dependencies.clock.now())
+                let actions = state.executions.values[index].machine.handle(input, at: dependencies.clock.now())
+                let delivery = Delivery(
+                    context: context, overlayRenderer: state.executions.values[index].overlayRenderer)
                 if actions.contains(.finished) {
-                    state.executions[id] = nil
-                    if let surfaceID = execution.surfaceID, state.surfaces[surfaceID] == id {
+                    state.executions.remove(at: index)
+                    if let surfaceID = context.surfaceID, state.surfaces[surfaceID] == id {
                         state.surfaces[surfaceID] = nil
                     }
                     if state.activeOverlay == id { state.activeOverlay = nil }
-                } else {
-                    state.executions[id] = execution
                 }
                 return Step(
-                    id: id, input: input, actions: actions, execution: execution, surfaceReleasedEarly: releasedEarly)
+                    id: id, input: input, actions: actions, execution: delivery, surfaceReleasedEarly: releasedEarly)
             }
             guard let step else { return }
             if step.surfaceReleasedEarly {
@@ -294,7 +297,7 @@ public final class FalconClient: Sendable {
         }
     }
 
-    private func perform(_ action: FalconExecutionStateMachine.Action, _ execution: Execution, _ id: UInt64) {
+    private func perform(_ action: FalconExecutionStateMachine.Action, _ execution: Delivery, _ id: UInt64) {
         switch action {
         case .callback(let callback):
             dependencies.executor.enqueue(execution.callbacks.job(for: callback))
@@ -346,7 +349,7 @@ public final class FalconClient: Sendable {
         }
     }
 
-    private func present(_ operation: FalconOverlayRequest.Operation, _ execution: Execution) {
+    private func present(_ operation: FalconOverlayRequest.Operation, _ execution: Delivery) {
         let presenter = dependencies.overlayPresenter
         let request = FalconOverlayRequest(operation: operation, reporter: execution.reporter)
         dependencies.executor.enqueue { presenter.perform(request) }
@@ -354,7 +357,7 @@ public final class FalconClient: Sendable {
 
     // MARK: Diagnostics
 
-    private func diagnose(_ code: FalconDiagnosticCode, _ message: String, _ execution: Execution) {
+    private func diagnose(_ code: FalconDiagnosticCode, _ message: String, _ execution: Delivery) {
         log(.error, code, message)
         let diagnostic = FalconDiagnostic(
             code: code,
@@ -434,20 +437,23 @@ public final class FalconClient: Sendable {
 
 extension FalconClient {
     /// One execution as the client keeps it: the machine and the overlay renderer change; everything else is
-    /// fixed at `execute` and shared through one ``Context`` object, so the copies the driver takes at every
-    /// input (to perform its actions outside the lock) retain one reference instead of a dozen.
+    /// fixed at `execute` and shared through one ``Context`` object.
     struct Execution: Sendable {
         var machine: FalconExecutionStateMachine
         /// The overlay's content renderer, from the presenter.
         var overlayRenderer: (any FalconRenderer)?
         let context: Context
+    }
+
+    /// What performing one input's actions needs, taken out of the lock: two references, not the machine.
+    struct Delivery: Sendable {
+        let context: Context
+        let overlayRenderer: (any FalconRenderer)?
 
         var callbacks: FalconCallbacks { context.callbacks }
         var layoutId: String? { context.layoutId }
         var diagnosticPlacement: String? { context.diagnosticPlacement }
         var diagnosticLayoutId: String? { context.diagnosticLayoutId }
-        var surfaceID: ObjectIdentifier? { context.surfaceID }
-        var inlineSurface: WeakSurface? { context.inlineSurface }
         var reporter: FalconExecutionReporter { context.reporter }
         var beaconTarget: URL? { context.beaconTarget }
 
@@ -516,7 +522,7 @@ extension FalconClient {
         var id: UInt64
         var input: FalconExecutionStateMachine.Input
         var actions: [FalconExecutionStateMachine.Action] = []
-        var execution: Execution?
+        var execution: Delivery?
         var surfaceReleasedEarly = false
     }
 
