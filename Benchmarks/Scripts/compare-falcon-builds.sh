@@ -5,9 +5,10 @@
 # Usage: Benchmarks/Scripts/compare-falcon-builds.sh OLD_BINARY NEW_BINARY [SAMPLES]
 # Each binary is a release build of this package's FalconBenchmarks product, the old one from a temporary
 # worktree of the old commit with this package's FalconBenchmarks sources copied in (they use public API only):
-#   git worktree add --detach /tmp/wt-old 0401a63
-#   cp -r Benchmarks/Package.swift Benchmarks/Sources/FalconBenchmarks /tmp/wt-old/Benchmarks/…
-#   swift build -c release --package-path /tmp/wt-old/Benchmarks --product FalconBenchmarks
+#   git worktree add --detach ../wt-old 0401a63
+#   cp Benchmarks/Package.swift ../wt-old/Benchmarks/ && cp -r Benchmarks/Sources/FalconBenchmarks ../wt-old/Benchmarks/Sources/
+#   swift build -c release --package-path ../wt-old/Benchmarks --product FalconBenchmarks
+# (remove the worktree afterwards: git worktree remove ../wt-old)
 # Every invocation is a fresh process running one case: the memory cases must not share a heap, and the
 # CPU cases then all start from the same state. Standard error (one line per failed execute) is discarded.
 set -eu
