@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
 //
 // Benchmarks for SDK Core. A nested package so that the root `swift build` / `swift test` never compile it.
-// Run with: swift run -c release --package-path Benchmarks
+// Two executables: swift run -c release --package-path Benchmarks BinobanBenchmarks (or FalconBenchmarks).
 
 import PackageDescription
 
@@ -19,6 +19,12 @@ let package = Package(
                 .product(name: "LoopbackHTTP", package: "sdk-core"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
-        )
+        ),
+        // FalconCore (issue 13): resolve, URL, execute to each terminal state, resident memory.
+        .executableTarget(
+            name: "FalconBenchmarks",
+            dependencies: [.product(name: "FalconCore", package: "sdk-core")],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
     ]
 )

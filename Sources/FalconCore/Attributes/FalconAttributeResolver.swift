@@ -71,8 +71,20 @@ public enum FalconAttributeResolver: Sendable {
     }
 
     /// The four-step lookup over already normalized identifiers.
+    ///
+    /// The same answer as ``explain(view:layoutId:mapping:)``, without building the trace.
     public static func placementId(view: String?, layoutId: String?, mapping: [String: String]) -> String? {
-        explain(view: view, layoutId: layoutId, mapping: mapping).placementId
+        if !mapping.isEmpty {
+            if let layoutId, let view, let mapped = mapped(layoutId + "/" + view, in: mapping) { return mapped }
+            if let view, let mapped = mapped(view, in: mapping) { return mapped }
+            if let layoutId, let mapped = mapped(layoutId, in: mapping) { return mapped }
+        }
+        return view
+    }
+
+    /// The normalized mapping value for `key`; `nil` when there is no entry or it is blank.
+    private static func mapped(_ key: String, in mapping: [String: String]) -> String? {
+        mapping[key].flatMap { FalconIdentifier.normalize($0) }
     }
 
     /// The four-step lookup with the outcome of every step, for support tools.
@@ -108,35 +120,42 @@ public enum FalconAttributeResolver: Sendable {
         return FalconPlacementLookup(attempts: attempts)
     }
 
-    private static let renamed: [(source: String, target: String)] = [
-        ("email", "email"), ("first_name", "firstname"), ("last_name", "lastname"),
+    /// The Disco keys sent under another name, in URL order, with their query names.
+    private static let renamed: [(source: String, target: String, name: String)] = [
+        ("email", "email", "at.email"), ("first_name", "firstname", "at.firstname"),
+        ("last_name", "lastname", "at.lastname"),
     ]
 
     private static func userQueryItems(_ details: [String: JSONValue]) -> ([FalconQueryItem], Int) {
         var items: [FalconQueryItem] = []
-        var used: Set<String> = []
+        items.reserveCapacity(details.count)
+        // The targets of the renamed keys that carried a value (at most three: a list beats a set here).
+        var used: [String] = []
         var dropped = 0
-        for (source, target) in renamed {
+        for (source, target, name) in renamed {
             guard let raw = details[source] else { continue }
             if let value = scalarText(raw) {
-                items.append(FalconQueryItem(name: "at.\(target)", value: value))
-                used.insert(target)
+                items.append(FalconQueryItem(name: name, value: value))
+                used.append(target)
             } else {
                 dropped += 1
             }
         }
-        let renamedSources = Set(renamed.map(\.source))
-        for key in details.keys.sorted() where !renamedSources.contains(key) {
-            guard let raw = details[key] else { continue }
+        // Sorted pairs rather than sorted keys: each value is then read without a second lookup.
+        for (key, raw) in details.sorted(by: { $0.key < $1.key }) where !isRenamedSource(key) {
             guard let value = scalarText(raw) else {
                 dropped += 1
                 continue
             }
             // The mapped Disco key wins over a literal duplicate (`first_name` over `firstname`).
             if used.contains(key) { continue }
-            items.append(FalconQueryItem(name: "at.\(key)", value: value))
+            items.append(FalconQueryItem(name: "at." + key, value: value))
         }
         return (items, dropped)
+    }
+
+    private static func isRenamedSource(_ key: String) -> Bool {
+        key == "email" || key == "first_name" || key == "last_name"
     }
 
     /// The canonical text of a scalar `user_details` value: trimmed strings, `42`, `2.5`, `true`.

@@ -17,15 +17,29 @@ enum FalconIdentifier: Sendable {
     }
 
     /// `text` without leading and trailing whitespace or newlines (by `Character`).
+    ///
+    /// A `Character` is whitespace when its first scalar is, and no grapheme cluster joins a whitespace scalar
+    /// to a following printable ASCII one; so when the first and the last UTF-8 byte are printable ASCII
+    /// there is nothing to trim, and the common case costs two byte reads instead of a grapheme walk.
     static func trim(_ text: String) -> String {
+        if let first = text.utf8.first, let last = text.utf8.last, isPrintableASCII(first), isPrintableASCII(last) {
+            return text
+        }
         guard let first = text.firstIndex(where: { !$0.isWhitespace }) else { return "" }
         guard let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
         return String(text[first...last])
     }
 
+    /// ASCII other than the whitespace controls (tab through carriage return) and space.
+    private static func isPrintableASCII(_ byte: UInt8) -> Bool {
+        byte < 0x80 && byte != 0x20 && !(0x09...0x0D).contains(byte)
+    }
+
     /// The first 128 grapheme clusters of `text`.
     static func capped(_ text: String?) -> String? {
         guard let text else { return nil }
+        // A cluster is at least one byte: 128 bytes or fewer cannot exceed the cap (and need no count).
+        guard text.utf8.count > diagnosticsCap else { return text }
         guard text.count > diagnosticsCap else { return text }
         return String(text.prefix(diagnosticsCap))
     }

@@ -1,5 +1,3 @@
-import Dispatch
-
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
@@ -36,48 +34,4 @@ public protocol FalconClock: Sendable {
     func wallTime() -> Date
     /// Schedules a timer.
     func schedule(_ request: FalconTimerRequest) -> any FalconTimerHandle
-}
-
-/// The default clock: `ContinuousClock` for instants, `Date()` for wall time, Dispatch for timers.
-public struct FalconSystemClock: FalconClock {
-    private let origin = ContinuousClock.now
-
-    /// Creates a clock whose time line starts now.
-    public init() {}
-
-    /// Time elapsed since the clock was created.
-    public func now() -> Duration { ContinuousClock.now - origin }
-
-    /// `Date()`.
-    public func wallTime() -> Date { Date() }
-
-    /// Schedules the action on a global Dispatch queue.
-    public func schedule(_ request: FalconTimerRequest) -> any FalconTimerHandle {
-        let handle = CancellableTimer(action: request.action)
-        // Clamped to [0, one year] so no deadline can overflow the nanosecond arithmetic.
-        let delay = min(max(request.deadline - now(), .zero), .seconds(31_536_000))
-        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { handle.fire() }
-        return handle
-    }
-
-    private final class CancellableTimer: FalconTimerHandle {
-        private let action: LockedValue<(@Sendable () -> Void)?>
-
-        init(action: @escaping @Sendable () -> Void) {
-            self.action = LockedValue(action)
-        }
-
-        func fire() {
-            let pending = action.withLock { slot -> (@Sendable () -> Void)? in
-                defer { slot = nil }
-                return slot
-            }
-            pending?()
-        }
-
-        func cancel() {
-            action.withLock { $0 = nil }
-        }
-    }
 }

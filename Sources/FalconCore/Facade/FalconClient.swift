@@ -175,14 +175,16 @@ public final class FalconClient: Sendable {
             }
             state.executions[id] = Execution(
                 machine: FalconExecutionStateMachine(surface: surfaceKind, loadTimeout: loadTimeout),
-                callbacks: request.callbacks,
-                layoutId: resolved.layoutId,
-                diagnosticPlacement: resolved.diagnosticPlacement,
-                diagnosticLayoutId: resolved.diagnosticLayoutId,
-                surfaceID: surfaceID,
-                inlineSurface: inlineSurface,
-                reporter: FalconExecutionReporter(client: self, executionID: id),
-                beaconTarget: beaconTarget
+                context: Context(
+                    callbacks: request.callbacks,
+                    layoutId: resolved.layoutId,
+                    diagnosticPlacement: resolved.diagnosticPlacement,
+                    diagnosticLayoutId: resolved.diagnosticLayoutId,
+                    surfaceID: surfaceID,
+                    inlineSurface: inlineSurface,
+                    reporter: FalconExecutionReporter(client: self, executionID: id),
+                    beaconTarget: beaconTarget
+                )
             )
             state.inbox.append((id, .start(preflight)))
             return (id, state.beginDrain())
@@ -261,26 +263,29 @@ public final class FalconClient: Sendable {
                     return nil
                 }
                 var (id, input) = state.inbox.removeFirst()
-                guard var execution = state.executions[id] else { return Step(id: id, input: input) }
+                // The machine is handled in place; only the parts the actions need leave the lock.
+                guard let index = state.executions.index(forKey: id) else { return Step(id: id, input: input) }
+                let context = state.executions.values[index].context
                 var releasedEarly = false
-                if let box = execution.inlineSurface, box.surface == nil {
+                if let box = context.inlineSurface, box.surface == nil {
                     // The host released its surface without reporting a teardown: treat it as one, and warn when
                     // the placement had not settled yet (a host that forgot to keep its view gets a log line).
-                    releasedEarly = execution.machine.state == .idle || execution.machine.state == .loading
+                    let machineState = state.executions.values[index].machine.state
+                    releasedEarly = machineState == .idle || machineState == .loading
                     input = .hostTeardown
                 }
-                let actions = execution.machine.handle(input, at: dependencies.clock.now())
+                let actions = state.executions.values[index].machine.handle(input, at: dependencies.clock.now())
+                let delivery = Delivery(
+                    context: context, overlayRenderer: state.executions.values[index].overlayRenderer)
                 if actions.contains(.finished) {
-                    state.executions[id] = nil
-                    if let surfaceID = execution.surfaceID, state.surfaces[surfaceID] == id {
+                    state.executions.remove(at: index)
+                    if let surfaceID = context.surfaceID, state.surfaces[surfaceID] == id {
                         state.surfaces[surfaceID] = nil
                     }
                     if state.activeOverlay == id { state.activeOverlay = nil }
-                } else {
-                    state.executions[id] = execution
                 }
                 return Step(
-                    id: id, input: input, actions: actions, execution: execution, surfaceReleasedEarly: releasedEarly)
+                    id: id, input: input, actions: actions, execution: delivery, surfaceReleasedEarly: releasedEarly)
             }
             guard let step else { return }
             if step.surfaceReleasedEarly {
@@ -298,7 +303,7 @@ public final class FalconClient: Sendable {
         }
     }
 
-    private func perform(_ action: FalconExecutionStateMachine.Action, _ execution: Execution, _ id: UInt64) {
+    private func perform(_ action: FalconExecutionStateMachine.Action, _ execution: Delivery, _ id: UInt64) {
         switch action {
         case .callback(let callback):
             if case .load = callback { metrics.record(.executionLoaded) }
@@ -340,15 +345,20 @@ public final class FalconClient: Sendable {
             timers.withLock { $0.removeValue(forKey: TimerKey(executionID: id, timer: timer)) }?.cancel()
         case .finished:
             metrics.record(.executionEnded)
-            let handles = timers.withLock { timers -> [any FalconTimerHandle] in
-                let keys = timers.keys.filter { $0.executionID == id }
-                return keys.compactMap { timers.removeValue(forKey: $0) }
+            // An execution has at most one timer of each kind: look both up instead of scanning every
+            // execution's timers.
+            let handles = timers.withLock { timers in
+                (
+                    timers.removeValue(forKey: TimerKey(executionID: id, timer: .loadTimeout)),
+                    timers.removeValue(forKey: TimerKey(executionID: id, timer: .dwell))
+                )
             }
-            for handle in handles { handle.cancel() }
+            handles.0?.cancel()
+            handles.1?.cancel()
         }
     }
 
-    private func present(_ operation: FalconOverlayRequest.Operation, _ execution: Execution) {
+    private func present(_ operation: FalconOverlayRequest.Operation, _ execution: Delivery) {
         let presenter = dependencies.overlayPresenter
         let request = FalconOverlayRequest(operation: operation, reporter: execution.reporter)
         dependencies.executor.enqueue { presenter.perform(request) }
@@ -356,7 +366,7 @@ public final class FalconClient: Sendable {
 
     // MARK: Diagnostics
 
-    private func diagnose(_ code: FalconDiagnosticCode, _ message: String, _ execution: Execution) {
+    private func diagnose(_ code: FalconDiagnosticCode, _ message: String, _ execution: Delivery) {
         log(.error, code, message)
         metrics.record(.diagnostic(code))
         let diagnostic = FalconDiagnostic(
@@ -443,23 +453,58 @@ public final class FalconClient: Sendable {
 // MARK: - Driver state
 
 extension FalconClient {
+    /// One execution as the client keeps it: the machine and the overlay renderer change; everything else is
+    /// fixed at `execute` and shared through one ``Context`` object.
     struct Execution: Sendable {
         var machine: FalconExecutionStateMachine
-        var callbacks: FalconCallbacks
-        var layoutId: String?
-        var diagnosticPlacement: String?
-        var diagnosticLayoutId: String?
-        var surfaceID: ObjectIdentifier?
-        /// The host's inline surface, held weakly: the host owns its views, and a surface it releases must be
-        /// able to deallocate (and report its teardown) while a placement is still showing.
-        var inlineSurface: WeakSurface?
         /// The overlay's content renderer, from the presenter.
         var overlayRenderer: (any FalconRenderer)?
-        var reporter: FalconExecutionReporter
-        var beaconTarget: URL?
+        let context: Context
+    }
+
+    /// What performing one input's actions needs, taken out of the lock: two references, not the machine.
+    struct Delivery: Sendable {
+        let context: Context
+        let overlayRenderer: (any FalconRenderer)?
+
+        var callbacks: FalconCallbacks { context.callbacks }
+        var layoutId: String? { context.layoutId }
+        var diagnosticPlacement: String? { context.diagnosticPlacement }
+        var diagnosticLayoutId: String? { context.diagnosticLayoutId }
+        var reporter: FalconExecutionReporter { context.reporter }
+        var beaconTarget: URL? { context.beaconTarget }
 
         /// The inline surface (while the host keeps it) or the overlay's renderer.
-        var renderer: (any FalconRenderer)? { inlineSurface?.surface ?? overlayRenderer }
+        var renderer: (any FalconRenderer)? { context.inlineSurface?.surface ?? overlayRenderer }
+    }
+
+    /// What an execution keeps from its `execute` call until it ends.
+    final class Context: Sendable {
+        let callbacks: FalconCallbacks
+        let layoutId: String?
+        let diagnosticPlacement: String?
+        let diagnosticLayoutId: String?
+        let surfaceID: ObjectIdentifier?
+        /// The host's inline surface, held weakly: the host owns its views, and a surface it releases must be
+        /// able to deallocate (and report its teardown) while a placement is still showing.
+        let inlineSurface: WeakSurface?
+        let reporter: FalconExecutionReporter
+        let beaconTarget: URL?
+
+        init(
+            callbacks: FalconCallbacks, layoutId: String?, diagnosticPlacement: String?, diagnosticLayoutId: String?,
+            surfaceID: ObjectIdentifier?, inlineSurface: WeakSurface?, reporter: FalconExecutionReporter,
+            beaconTarget: URL?
+        ) {
+            self.callbacks = callbacks
+            self.layoutId = layoutId
+            self.diagnosticPlacement = diagnosticPlacement
+            self.diagnosticLayoutId = diagnosticLayoutId
+            self.surfaceID = surfaceID
+            self.inlineSurface = inlineSurface
+            self.reporter = reporter
+            self.beaconTarget = beaconTarget
+        }
     }
 
     final class WeakSurface: Sendable {
@@ -494,7 +539,7 @@ extension FalconClient {
         var id: UInt64
         var input: FalconExecutionStateMachine.Input
         var actions: [FalconExecutionStateMachine.Action] = []
-        var execution: Execution?
+        var execution: Delivery?
         var surfaceReleasedEarly = false
     }
 

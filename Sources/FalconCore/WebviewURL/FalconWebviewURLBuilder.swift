@@ -11,6 +11,8 @@ public import Foundation
 /// ``FalconPercentEncoder``. The URL carries the API key and user data: it is never logged or put in a
 /// diagnostic.
 public enum FalconWebviewURLBuilder: Sendable {
+    private typealias Writer = FalconPercentEncoder.Writer
+
     /// Why the URL could not be built; every case maps to ``FalconDiagnosticCode/urlConstructionFailed``.
     public enum Failure: Error, Sendable, Hashable {
         /// The base URL is not `http(s)`, has no host, or carries a query or fragment.
@@ -33,32 +35,54 @@ public enum FalconWebviewURLBuilder: Sendable {
         isSandbox: Bool,
         style: FalconStyle?
     ) -> Result<URL, Failure> {
-        guard let base = webviewBase(baseURL.absoluteString) else { return .failure(.invalidBaseURL) }
+        guard let base = cachedWebviewBase(baseURL.absoluteString) else { return .failure(.invalidBaseURL) }
         let key = FalconIdentifier.trim(apiKey)
         guard !key.isEmpty else { return .failure(.blankAPIKey) }
         guard !placementId.isEmpty else { return .failure(.missingPlacement) }
-        var items = [
-            FalconQueryItem(name: "placement", value: placementId),
-            FalconQueryItem(name: "apiKey", value: key),
-            FalconQueryItem(name: "sessionId", value: sessionId),
-        ]
-        items += userAttributes
-        if isSandbox { items.append(FalconQueryItem(name: "sandbox", value: "true")) }
-        for (name, value) in style?.queryParameters ?? [] {
-            items.append(FalconQueryItem(name: name, value: value))
+        let style = style?.queryParameters ?? []
+        // One buffer for the whole URL, sized for the worst case (every byte escaped) before anything is written.
+        var capacity = base.utf8.count
+        func reserve(_ name: String, _ value: String) {
+            capacity += Writer.capacity(name: name, value: value)
         }
-        var text = base + "?"
-        for (index, item) in items.enumerated() {
-            if index > 0 { text += "&" }
-            text += FalconPercentEncoder.encode(item.name) + "=" + FalconPercentEncoder.encode(item.value)
-        }
+        reserve("placement", placementId)
+        reserve("apiKey", key)
+        reserve("sessionId", sessionId)
+        for item in userAttributes { reserve(item.name, item.value) }
+        if isSandbox { reserve("sandbox", "true") }
+        for (name, value) in style { reserve(name, value) }
+        var writer = Writer(capacity: capacity)
+        writer.append(verbatim: base)
+        writer.appendQueryItem("placement", placementId)
+        writer.appendQueryItem("apiKey", key)
+        writer.appendQueryItem("sessionId", sessionId)
+        for item in userAttributes { writer.appendQueryItem(item.name, item.value) }
+        if isSandbox { writer.appendQueryItem("sandbox", "true") }
+        for (name, value) in style { writer.appendQueryItem(name, value) }
+        let text = writer.finish()
         guard let url = URL(string: text) else { return .failure(.unrepresentable) }
         return .success(url)
+    }
+
+    /// The last base URL seen and its rule's answer: a client builds every URL from the same configured base,
+    /// so the rule runs once per configuration instead of once per execute.
+    private static let lastBase = LockedValue<(text: String, base: String?)?>(nil)
+
+    /// ``webviewBase(_:)``, remembered for the last base URL.
+    static func cachedWebviewBase(_ text: String) -> String? {
+        if let last = lastBase.withLock({ $0 }), last.text == text { return last.base }
+        let base = webviewBase(text)
+        lastBase.withLock { $0 = (text, base) }
+        return base
     }
 
     /// `scheme://authority/path/ui/webview` for a valid base, else `nil`. Parsed by hand so the rules are
     /// the same on every platform.
     static func webviewBase(_ text: String) -> String? {
+        // `URL.absoluteString` is ASCII in practice; there, bytes and `Character`s are the same thing except for
+        // CR LF, which is one `Character`. Anything else takes the `Character` path below.
+        let bytes = Array(text.utf8)
+        if bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return asciiWebviewBase(bytes) }
         guard !text.contains("?"), !text.contains("#") else { return nil }
         guard let (rawScheme, rest) = FalconIdentifier.splitScheme(text) else { return nil }
         let scheme = rawScheme.lowercased()
@@ -71,5 +95,36 @@ public enum FalconWebviewURLBuilder: Sendable {
         var path = String(rest[authorityEnd...])
         while path.hasSuffix("/") { path.removeLast() }
         return "\(scheme)://\(authority)\(path)/ui/webview"
+    }
+
+    /// ``webviewBase(_:)`` over ASCII bytes: the same steps without walking grapheme clusters.
+    private static func asciiWebviewBase(_ bytes: [UInt8]) -> String? {
+        guard !bytes.contains(UInt8(ascii: "?")), !bytes.contains(UInt8(ascii: "#")) else { return nil }
+        // The scheme ends at the first `:` followed by `//`.
+        var colon = 0
+        while true {
+            guard let next = bytes[colon...].firstIndex(of: UInt8(ascii: ":")) else { return nil }
+            if bytes[(next + 1)...].starts(with: "//".utf8) {
+                colon = next
+                break
+            }
+            colon = next + 1
+        }
+        let scheme = bytes[..<colon].map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        guard scheme.elementsEqual("http".utf8) || scheme.elementsEqual("https".utf8) else { return nil }
+        let restStart = colon + 3
+        let authorityEnd = bytes[restStart...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+        let authority = bytes[restStart..<authorityEnd]
+        let hostAndPort = authority.lastIndex(of: UInt8(ascii: "@")).map { authority[($0 + 1)...] } ?? authority
+        // The host is the first non-empty piece between colons (or a bracketed IPv6 literal): none means no host.
+        guard hostAndPort.contains(where: { $0 != UInt8(ascii: ":") }) else { return nil }
+        var pathEnd = bytes.endIndex
+        while pathEnd > authorityEnd, bytes[pathEnd - 1] == UInt8(ascii: "/") { pathEnd -= 1 }
+        var base = scheme
+        base += "://".utf8
+        base += authority
+        base += bytes[authorityEnd..<pathEnd]
+        base += "/ui/webview".utf8
+        return String(decoding: base, as: UTF8.self)
     }
 }
