@@ -84,20 +84,20 @@ struct BinobanSend {
 
         let reading = await feed(input, into: instance, ledger: ledger, resume: resume, signals: signals)
         if case .inputChanged(let message) = reading {
-            await instance.shutdown(deadline: .seconds(2))
+            await instance.shutdown(gracePeriod: .seconds(2))
             return fail(message, Status.inputChanged)
         }
         if case .unreadable(let message) = reading {
-            await instance.shutdown(deadline: .seconds(2))
+            await instance.shutdown(gracePeriod: .seconds(2))
             return fail(message, Status.unreadableInput)
         }
         if signals.received {
-            await instance.shutdown(deadline: .seconds(2))
+            await instance.shutdown(gracePeriod: .seconds(2))
             ticker.cancel()
             return fail("interrupted; what was stored stays for the next run", Status.interrupted)
         }
-        let result = await instance.flush()
-        await instance.shutdown(deadline: .seconds(2))
+        let result = await instance.flushAndWait()
+        await instance.shutdown(gracePeriod: .seconds(2))
         ticker.cancel()
         let counts = ledger.counts
         progress.clearLine()

@@ -49,7 +49,7 @@ struct BurstDeliveryCase: BenchmarkCase {
         let trackedSeconds = seconds(from: start, to: clock.now)
         var flushText = ""
         if flushesAfterBurst {
-            let result = await binoban.flush()
+            let result = await binoban.flushAndWait()
             flushText = " flush \(result.outcome) uploaded \(result.uploadedEvents) dropped \(result.droppedEvents),"
         }
         let count = events
