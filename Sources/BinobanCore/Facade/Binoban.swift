@@ -13,8 +13,9 @@
 /// binoban.track(name: "purchase", properties: ["item": "shoes", "price": "49.99"])
 /// ```
 public final class Binoban: Sendable {
-    /// The version of this library, sent in `context.library.version` and the `User-Agent`.
-    public static let version = "0.1.0"
+    /// The version of this library, sent in `context.library.version` and the `User-Agent`: the package's
+    /// `SDKCoreVersion.current`.
+    public static var version: String { SDKCoreVersion.current }
 
     private static let debugLogs = LockedValue(false)
 

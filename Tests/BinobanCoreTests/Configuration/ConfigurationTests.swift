@@ -208,6 +208,6 @@ struct StaticControlsTests {
         #expect(Binoban.debugLogsEnabled)
         Binoban.debugLogsEnabled = false
         #expect(!Binoban.companion.debugLogsEnabled)
-        #expect(Binoban.version.split(separator: ".").count == 3)
+        #expect(Binoban.version == SDKCoreVersion.current)
     }
 }
