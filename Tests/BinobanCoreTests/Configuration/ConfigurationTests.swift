@@ -139,7 +139,7 @@ struct ConstructionTests {
         binoban.identify(userId: "u", traits: ["x": 1])
         binoban.setDeviceToken(token: "t")
         binoban.reset()
-        requestFlush(binoban)
+        binoban.flush()
         binoban.flushAt = 1
         binoban.enabled = true
         let result = await binoban.flushAndWait()

@@ -19,6 +19,19 @@ struct FlushTriggerTests {
         _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
+    @Test("flush() in async code is the seed's fire-and-forget call: no await, and the upload follows")
+    func fireAndForgetFromAsyncCode() async throws {
+        let harness = PipelineHarness { $0.flushAt = 100 }
+        await harness.settle()
+        harness.binoban.track(name: "a")
+        try await harness.storage.waitForStoredEvents(count: 1)
+        harness.binoban.flush()  // an async context, and still the non-waiting flush
+        let requests = try await harness.transport.waitForRequests(count: 1)
+        #expect(try UploadedBatch.decode(requests[0].body).batch.map(\.event) == ["a"])
+        #expect(await harness.binoban.flushAndWait().outcome == .completed)
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
+    }
+
     @Test("A runtime flushAt change takes effect at once")
     func flushAtRuntime() async throws {
         let harness = PipelineHarness { $0.flushAt = 100 }

@@ -81,8 +81,8 @@ struct LifecycleTests {
         let start = harness.clock.now
         try await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .milliseconds(500))) }
         harness.binoban.track(name: "b")
-        requestFlush(harness.binoban)
-        requestFlush(harness.binoban)
+        harness.binoban.flush()
+        harness.binoban.flush()
         try await harness.storage.waitForStoredEvents(count: 2)
         #expect(harness.transport.requests.count == 1)
         harness.clock.advance(by: .milliseconds(500))

@@ -124,7 +124,7 @@ struct UploadBehaviourTests {
         }
         let harness = PipelineHarness(memory: memory) { $0.maxFilesPerFlush = 2 }
         _ = try await harness.transport.waitForRequests(count: 2)
-        requestFlush(harness.binoban)
+        harness.binoban.flush()
         _ = try await harness.transport.waitForRequests(count: 4)
         let result = await harness.binoban.flushAndWait()
         #expect(result.outcome == .completed)
@@ -215,11 +215,6 @@ struct UploadBehaviourTests {
         let report = try #require(harness.reports.all.first { $0.kind == .writeStageOverflow })
         #expect(report.message.hasPrefix("7 events"))
     }
-}
-
-/// Calls the non-waiting `flush()`.
-func requestFlush(_ binoban: Binoban) {
-    binoban.flush()
 }
 
 extension InMemoryEventStorage {
