@@ -14,7 +14,8 @@ if [[ -z $baseline || $baseline == none ]]; then
     exit 0
 fi
 if ! git rev-parse --verify --quiet "$baseline^{commit}" >/dev/null; then
-    echo "api-breakage: the baseline $baseline is not a commit of this clone (fetch the history, or fix .ci/api-baseline)" >&2
+    echo "api-breakage: the baseline $baseline is not a commit of this clone" \
+        "(fetch the history, or fix .ci/api-baseline)" >&2
     exit 1
 fi
 
