@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of every library module without the DocC plugin:
 # dump the public symbol graphs, then `docc convert` each module with warnings as errors.
+# The archives land in .docs-build/archives/<Module>.doccarchive, ready for static hosting; to read one, serve
+# it and open /documentation/<module, lowercased>, e.g.
+#   python3 -m http.server 8000 --bind 127.0.0.1 --directory .docs-build/archives/BinobanCore.doccarchive
+#   then http://127.0.0.1:8000/documentation/binobancore (or open the archive in Xcode on macOS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +17,8 @@ swift package --scratch-path .build-docs dump-symbol-graph --minimum-access-leve
 graphs=$(find .build-docs -type d -name symbolgraph | head -n 1)
 [ -n "$graphs" ] || { cat "$out/dump.log"; echo "no symbol graphs were produced"; exit 1; }
 
-modules=(SDKCoreCommon FalconCore FalconCoreURLSession FalconCoreTesting BinobanCore BinobanCoreURLSession BinobanCoreTesting)
+modules=(SDKCoreCommon FalconCore FalconCoreURLSession FalconCoreTesting BinobanCore BinobanCoreURLSession BinobanCoreTesting
+    LoopbackHTTP)
 for module in "${modules[@]}"; do
     mkdir -p "$out/symbols/$module"
     [ -f "$graphs/$module.symbols.json" ] || { cat "$out/dump.log"; echo "no symbol graph for $module"; exit 1; }
@@ -29,3 +34,8 @@ for module in "${modules[@]}"; do
         --warnings-as-errors >"$out/$module.log" 2>&1 || { cat "$out/$module.log"; echo "DocC failed for $module"; exit 1; }
     echo "DocC ok: $module"
 done
+
+echo
+echo "Archives: $out/archives/<Module>.doccarchive (one per module above). To read one in a browser:"
+echo "  python3 -m http.server 8000 --bind 127.0.0.1 --directory $out/archives/BinobanCore.doccarchive"
+echo "  then open http://127.0.0.1:8000/documentation/binobancore"

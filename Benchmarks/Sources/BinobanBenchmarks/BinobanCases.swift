@@ -30,7 +30,7 @@ struct TrackCallsCase: BenchmarkCase {
                 }
             }
         }
-        _ = await binoban.shutdown(deadline: .seconds(2))
+        _ = await binoban.shutdown(gracePeriod: .seconds(2))
         return Double(producers * calls) / seconds
     }
 }
@@ -80,7 +80,7 @@ func eventsPerSecondStored(
         }
         await waitForStoredEvents(count, in: observed)
     }
-    _ = await binoban.shutdown(deadline: .seconds(5))
+    _ = await binoban.shutdown(gracePeriod: .seconds(5))
     return Double(count) / seconds
 }
 
@@ -97,8 +97,8 @@ struct BodyBytesCase: BenchmarkCase {
         for index in 0..<1000 {
             binoban.track(name: "purchase", properties: Instances.properties(index))
         }
-        _ = await binoban.flush()
-        _ = await binoban.shutdown(deadline: .seconds(2))
+        _ = await binoban.flushAndWait()
+        _ = await binoban.shutdown(gracePeriod: .seconds(2))
         let bytes = transport.requests.reduce(0) { $0 + $1.body.count }
         let events = (try? transport.uploadedEvents().count) ?? 0
         return Double(bytes) / Double(max(1, events))
@@ -124,9 +124,9 @@ struct BacklogMemoryCase: BenchmarkCase {
             binoban.track(name: "purchase", properties: Instances.properties(index))
             if index % 1000 == 999 { await waitForStoredEvents(index / 2, in: storage) }
         }
-        _ = await binoban.flush()
+        _ = await binoban.flushAndWait()
         let after = Self.residentBytes()
-        _ = await binoban.shutdown(deadline: .seconds(2))
+        _ = await binoban.shutdown(gracePeriod: .seconds(2))
         if getenv("BENCH_VERBOSE") != nil { print("  resident before \(before) B, after \(after) B") }
         return Double(max(0, after - before)) / 1_048_576
     }

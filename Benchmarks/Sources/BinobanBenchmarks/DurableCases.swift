@@ -86,12 +86,12 @@ struct LoopbackDeliveryCase: BenchmarkCase {
             }
             var rounds = 0
             while received.withLock({ $0 }) < count, rounds < 50 {
-                let result = await binoban.flush()
+                let result = await binoban.flushAndWait()
                 rounds += 1
                 if environment("BENCH_VERBOSE") != nil { print("  flush: \(result)") }
             }
         }
-        _ = await binoban.shutdown(deadline: .seconds(5))
+        _ = await binoban.shutdown(gracePeriod: .seconds(5))
         if received.withLock({ $0 }) != count { print("  ingest holds \(received.withLock { $0 }) of \(count)") }
         return seconds
     }

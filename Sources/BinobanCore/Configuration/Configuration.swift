@@ -33,18 +33,22 @@ public struct Configuration: Sendable {
     /// Upload once this many events are stored. Default 20; values below 1 become 20 (reported).
     public var flushAt: Int = 20
     /// Upload at this interval, in seconds. Default 30; values of 0 or less (or not finite) become 30 (reported).
+    ///
+    /// The one time option that is not a `Duration`: the seed spells it as a number of seconds.
     public var flushInterval: Double = 30
     /// Retries of one batch after its first transient failure, per flush. Default 3.
     public var uploadMaxRetries: Int = 3
-    /// The backoff before the first retry is drawn from `0...backoffBaseMillis`. Default 1000.
-    public var backoffBaseMillis: Int = 1000
+    /// The backoff before the first retry is drawn from zero up to this (millisecond precision). Default 1 second;
+    /// a negative value becomes zero (reported).
+    public var backoffBase: Duration = .seconds(1)
     /// The growth of the backoff ceiling per retry. Default 2.0.
     public var backoffFactor: Double = 2.0
-    /// The largest backoff ceiling. Default 60 000.
+    /// The largest backoff ceiling (millisecond precision). Default 60 seconds; a negative value becomes zero
+    /// (reported).
     ///
     /// The backoff grows with consecutive transient failures across flushes (during a long outage it reaches
     /// this ceiling) and resets at the first answer that is not transient.
-    public var backoffMaxMillis: Int = 60_000
+    public var backoffMax: Duration = .seconds(60)
     /// The longest `Retry-After` honoured (delay-seconds or an HTTP-date); a longer one is shortened to this.
     /// No request of any batch is sent before a `Retry-After` has elapsed. Default 10 minutes.
     public var retryAfterLimit: Duration = .seconds(600)

@@ -62,17 +62,17 @@ struct ValidatedConfiguration: Sendable {
         }
         flushInterval = Self.interval(configuration.flushInterval, adjustments: &adjusted)
         uploadMaxRetries = max(0, configuration.uploadMaxRetries)
-        backoffBaseMillis = max(0, configuration.backoffBaseMillis)
+        backoffBaseMillis = Self.milliseconds(configuration.backoffBase)
         backoffFactor =
             configuration.backoffFactor.isFinite && configuration.backoffFactor >= 1
             ? configuration.backoffFactor : 2.0
-        backoffMaxMillis = max(0, configuration.backoffMaxMillis)
+        backoffMaxMillis = Self.milliseconds(configuration.backoffMax)
         maxFilesPerFlush = max(1, configuration.maxFilesPerFlush)
         writeStageCapacity = min(max(1, configuration.writeStageCapacity), 10_000_000)
         maxConcurrentUploads = min(max(1, configuration.maxConcurrentUploads), 64)
         retryAfterLimit = max(.zero, configuration.retryAfterLimit)
-        if configuration.uploadMaxRetries < 0 || configuration.backoffBaseMillis < 0
-            || configuration.backoffMaxMillis < 0 || configuration.maxFilesPerFlush < 1
+        if configuration.uploadMaxRetries < 0 || configuration.backoffBase < .zero
+            || configuration.backoffMax < .zero || configuration.maxFilesPerFlush < 1
             || configuration.writeStageCapacity != writeStageCapacity
             || configuration.maxConcurrentUploads != maxConcurrentUploads
             || configuration.retryAfterLimit != retryAfterLimit || backoffFactor != configuration.backoffFactor
@@ -91,6 +91,17 @@ struct ValidatedConfiguration: Sendable {
             return .seconds(30)
         }
         return .milliseconds(Int64(min(seconds, 31_536_000) * 1000))
+    }
+}
+
+extension ValidatedConfiguration {
+    /// Whole milliseconds of a backoff duration: negative becomes zero, and a duration too long for an `Int` of
+    /// milliseconds is capped (the backoff schedule counts in milliseconds).
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 0 }
+        let cappedSeconds = min(seconds, Int64(Int.max / 1000 - 1))
+        return Int(cappedSeconds) * 1000 + Int(max(0, attoseconds) / 1_000_000_000_000_000)
     }
 }
 

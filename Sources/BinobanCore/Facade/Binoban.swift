@@ -13,8 +13,9 @@
 /// binoban.track(name: "purchase", properties: ["item": "shoes", "price": "49.99"])
 /// ```
 public final class Binoban: Sendable {
-    /// The version of this library, sent in `context.library.version` and the `User-Agent`.
-    public static let version = "0.1.0"
+    /// The version of this library, sent in `context.library.version` and the `User-Agent`: the package's
+    /// `SDKCoreVersion.current`.
+    public static var version: String { SDKCoreVersion.current }
 
     private static let debugLogs = LockedValue(false)
 
@@ -42,7 +43,7 @@ public final class Binoban: Sendable {
         self.disabledAnonymousId = disabledAnonymousId
     }
 
-    /// An instance released without ``shutdown(deadline:)`` stops its task at once: queued events are still
+    /// An instance released without ``shutdown(gracePeriod:)`` stops its task at once: queued events are still
     /// written to storage (for the next run), and the timer and uploads end.
     deinit {
         guard let driver = runtime?.driver else { return }
@@ -218,15 +219,20 @@ public final class Binoban: Sendable {
 
     // MARK: Flushing and lifecycle
 
-    /// Uploads what is stored now, after every event accepted before this call is stored. Returns at once.
+    /// Uploads what is stored now, after every event accepted before this call is stored. Returns at once,
+    /// from synchronous and async code alike (the seed's `flush()`); ``flushAndWait()`` is the one that waits.
     public func flush() {
         _ = runtime?.intake.requestFlush(waiterID: nil)
     }
 
     /// Uploads everything accepted before this call and returns when it was uploaded or failed for good, or
-    /// when a batch is kept after its retries. Cancelling the calling task returns ``BinobanFlushResult/Outcome/interrupted``.
+    /// when a batch is kept after its retries. Cancelling the calling task returns
+    /// ``BinobanFlushResult/Outcome/interrupted``.
+    ///
+    /// It has its own name rather than being an `async` overload of ``flush()``: an overload would hide the
+    /// fire-and-forget call from async code and, at top level, be chosen over this one.
     @discardableResult
-    public func flush() async -> BinobanFlushResult {
+    public func flushAndWait() async -> BinobanFlushResult {
         guard let runtime else { return BinobanFlushResult(outcome: .paused) }
         let id = runtime.waiters.makeID()
         return await runtime.waiters.wait(id: id) {
@@ -236,12 +242,13 @@ public final class Binoban: Sendable {
         }
     }
 
-    /// Flushes what it can within `deadline` (measured on the configured clock), then stops for good: later
-    /// calls are no-ops. Events still queued when the deadline passes stay in storage for the next run.
+    /// Flushes what it can within `gracePeriod` (a duration measured on the configured clock from this call),
+    /// then stops for good: later calls are no-ops. Events still queued when the grace period ends stay in
+    /// storage for the next run.
     @discardableResult
-    public func shutdown(deadline: Duration) async -> BinobanFlushResult {
+    public func shutdown(gracePeriod: Duration) async -> BinobanFlushResult {
         guard let runtime else { return BinobanFlushResult(outcome: .paused) }
-        return await runtime.driver.shutdown(deadline: deadline)
+        return await runtime.driver.shutdown(deadline: gracePeriod)
     }
 
     /// Runs the instance until the calling task is cancelled, then drains for at most

@@ -28,9 +28,9 @@ public struct BinobanScenario: Sendable, Hashable {
         public var flushInterval: Double = 30
         /// `Configuration.uploadMaxRetries`. Default 3.
         public var uploadMaxRetries = 3
-        /// `Configuration.backoffBaseMillis`. Default 1000.
+        /// `Configuration.backoffBase`, in milliseconds. Default 1000.
         public var backoffBaseMillis = 1000
-        /// `Configuration.backoffMaxMillis`. Default 60 000.
+        /// `Configuration.backoffMax`, in milliseconds. Default 60 000.
         public var backoffMaxMillis = 60_000
         /// `Configuration.maxFilesPerFlush`. Default 20.
         public var maxFilesPerFlush = 20

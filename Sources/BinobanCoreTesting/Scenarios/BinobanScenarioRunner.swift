@@ -28,8 +28,8 @@ public enum BinobanScenarioRunner: Sendable {
         configuration.flushAt = config.flushAt
         configuration.flushInterval = config.flushInterval
         configuration.uploadMaxRetries = config.uploadMaxRetries
-        configuration.backoffBaseMillis = config.backoffBaseMillis
-        configuration.backoffMaxMillis = config.backoffMaxMillis
+        configuration.backoffBase = .milliseconds(config.backoffBaseMillis)
+        configuration.backoffMax = .milliseconds(config.backoffMaxMillis)
         configuration.retryAfterLimit = .milliseconds(config.retryAfterLimitMillis)
         configuration.maxFilesPerFlush = config.maxFilesPerFlush
         configuration.maxConcurrentUploads = config.maxConcurrentUploads
@@ -116,7 +116,7 @@ public enum BinobanScenarioRunner: Sendable {
         }
         // Outputs end with the last step: what the shutdown drain would do is not part of the scenario.
         let observed = log.entries
-        _ = await binoban.shutdown(deadline: .zero)
+        _ = await binoban.shutdown(gracePeriod: .zero)
         return BinobanScenarioResult(
             name: scenario.name, observed: observed, expected: scenario.expect,
             mismatch: BinobanScenarioMatcher.firstMismatch(expected: scenario.expect, observed: observed))
@@ -181,7 +181,7 @@ public enum BinobanScenarioRunner: Sendable {
         }
     }
 
-    /// Calls the non-waiting `flush()` (a synchronous context picks that overload).
+    /// Calls the non-waiting `flush()`.
     private static func flushWithoutWaiting(_ binoban: Binoban) {
         binoban.flush()
     }

@@ -61,6 +61,10 @@ struct BinobanSend {
             storage = InMemoryEventStorage()
         }
         let ledger = SendLedger(checkpoint: checkpoint)
+        ledger.update { $0.inputBytes = input.size }
+        if !options.dryRun, let hint = Self.schemeHint(forHost: options.apiHost ?? "") {
+            CommandLineTool.printError("sdkcore binoban send: note: \(hint)")
+        }
         let signals = SignalWatch()
         let instance = makeInstance(apiKey: apiKey, source: source, storage: storage, ledger: ledger)
         if let resume {
@@ -84,20 +88,23 @@ struct BinobanSend {
 
         let reading = await feed(input, into: instance, ledger: ledger, resume: resume, signals: signals)
         if case .inputChanged(let message) = reading {
-            await instance.shutdown(deadline: .seconds(2))
+            await instance.shutdown(gracePeriod: .seconds(2))
             return fail(message, Status.inputChanged)
         }
         if case .unreadable(let message) = reading {
-            await instance.shutdown(deadline: .seconds(2))
+            await instance.shutdown(gracePeriod: .seconds(2))
             return fail(message, Status.unreadableInput)
         }
         if signals.received {
-            await instance.shutdown(deadline: .seconds(2))
+            await instance.shutdown(gracePeriod: .seconds(2))
             ticker.cancel()
             return fail("interrupted; what was stored stays for the next run", Status.interrupted)
         }
-        let result = await instance.flush()
-        await instance.shutdown(deadline: .seconds(2))
+        let result = await instance.flushAndWait()
+        // What the ingest did not take is still queued in the storage: counted, so the summary and the exit
+        // status say the same thing.
+        let notSent = instance.statistics.queuedEvents
+        await instance.shutdown(gracePeriod: .seconds(2))
         ticker.cancel()
         let counts = ledger.counts
         progress.clearLine()
@@ -105,7 +112,7 @@ struct BinobanSend {
         if progress.mode == .tty { SendProgress.write("\n") }
         var status = Status.allSent
         let failed = counts.rejected + counts.oversize + counts.evicted
-        if failed > 0 || result.outcome != .completed { status = Status.someFailed }
+        if failed > 0 || notSent > 0 { status = Status.someFailed }
         if case .stoppedAtBadLine = reading { status = Status.badLine }
         if let problem = ledger.checkpointFailure {
             CommandLineTool.printError("sdkcore binoban send: the progress checkpoint could not be saved: \(problem)")
@@ -113,18 +120,16 @@ struct BinobanSend {
         }
         var summary =
             "sdkcore binoban send: \(counts.read) lines read, \(counts.accepted) events accepted, "
-            + "\(counts.sent) sent, \(failed) failed, \(counts.bad) bad lines"
+            + "\(counts.sent) sent, \(failed) failed, \(notSent) not sent, \(counts.bad) bad lines"
         if counts.skipped > 0 { summary += ", \(counts.skipped) lines skipped (stored by an earlier run)" }
         if options.dryRun { summary += " (dry run: nothing was sent)" }
-        switch result.outcome {
-        case .completed: break
-        case .keptForRetry, .interrupted:
+        if notSent > 0 {
             summary +=
                 options.storage == nil
                 ? "; the ingest did not take every batch and they were lost with this run (use --storage to keep them)"
                 : "; batches the ingest did not take are kept in \(options.storage ?? "") for the next run"
-        case .paused: summary += "; the instance was disabled"
         }
+        if result.outcome == .paused { summary += "; the instance was disabled" }
         CommandLineTool.printError(summary)
         return status
     }
@@ -202,6 +207,7 @@ struct BinobanSend {
             switch chunk {
             case .failure(let failure): return .unreadable("\(options.input ?? ""): \(failure.description)")
             case .success(let bytes):
+                ledger.update { $0.bytesRead += bytes.count }
                 for line in splitter.lines(in: bytes) {
                     if signals.received { return .finished }
                     if let stop = await handle(line) { return stop }
@@ -211,6 +217,20 @@ struct BinobanSend {
         if !signals.received, let last = splitter.finish(), let stop = await handle(last) { return stop }
         if number < skipThrough { return .inputChanged(changedInputMessage) }
         return .finished
+    }
+
+    /// A note for a host given without a scheme: where the batches go, and the spelling a plain-HTTP ingest on
+    /// this machine needs (the instance keeps `http://` for loopback hosts only). `nil` when a scheme is given.
+    static func schemeHint(forHost host: String) -> String? {
+        let trimmed = String(host.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard !trimmed.isEmpty, !trimmed.contains("://") else { return nil }
+        let authority = trimmed.prefix { $0 != "/" }
+        let name =
+            authority.hasPrefix("[") ? authority.dropFirst().prefix { $0 != "]" } : authority.prefix { $0 != ":" }
+        let loopback = ["127.0.0.1", "localhost", "::1"].contains(name.lowercased())
+        var hint = "--api-host '\(trimmed)' has no scheme, so batches go over HTTPS (https://\(trimmed))"
+        if loopback { hint += "; for a plain-HTTP ingest on this machine write http://\(trimmed)" }
+        return hint
     }
 
     private var changedInputMessage: String {

@@ -39,7 +39,8 @@ struct BinobanSendCommand: Command {
     let path = ["binoban", "send"]
     let summary = "Send events given as JSON lines through the Binoban pipeline (durable with --storage)"
     let help = """
-        USAGE: sdkcore binoban send --api-host HOST --api-key KEY --source ID [options] FILE|-
+        USAGE: sdkcore binoban send --api-host HOST --source ID [options] FILE|-
+               (with the API key in BINOBAN_API_KEY, or --api-key KEY)
 
         Reads events as JSON lines from FILE (or standard input for '-') and sends them through the real
         Binoban pipeline (batching, retries, URLSession transport) to HOST. One event per line:
@@ -60,23 +61,29 @@ struct BinobanSendCommand: Command {
         Blank lines are skipped. Any other field, or a wrong type, makes the line bad.
 
         OPTIONS:
-          --api-host HOST    The ingest host (http:// is kept only for 127.0.0.1/localhost). Required unless --dry-run.
-          --api-key KEY      The API key (Basic auth). Required.
+          --api-host HOST    The ingest host. Without a scheme it is reached over https (a note says so); http://
+                             is kept only for 127.0.0.1/localhost. Required unless --dry-run.
+          --api-key KEY      The API key (Basic auth), when BINOBAN_API_KEY is not set. Prefer the variable: an
+                             argument shows in 'ps' to every user of the machine.
           --source ID        The source identifier (the envelope's writeKey). Required.
           --storage DIR      Keep batches, identity and a progress checkpoint in DIR: an interrupted run (Ctrl-C,
                              SIGTERM, a kill) run again with the same input resumes without losing or duplicating
                              events (see Docs/CLI.md for the exact guarantee). Without it, events live in memory.
           --dry-run          Print each batch envelope (one JSON line per batch) on standard output; send nothing.
           --strict           Stop at the first bad line (exit 2). Otherwise bad lines are reported and skipped.
-          --flush-at N       Events per batch (default 20).
+          --flush-at N       Upload once N events are stored (default 20): a trigger, not a batch size.
           --max-retries N    Retries of a failing batch (default 3, exponential backoff from 1 s).
           --progress MODE    auto (default: tty on a terminal, none otherwise), tty, plain or none.
           -h, --help         Show this help.
+        Each option may be given once.
+
+        PROGRESS (standard error): lines read (and the percentage of the file when its size is known), events
+        stored, sent and failed, and the send rate in events per second.
 
         EXIT STATUS:
           0   every valid line was sent (bad lines, if any, were reported and skipped)
-          1   some events failed: rejected by the server (4xx), too large, or kept for retry (with --storage, the
-              next run uploads them)
+          1   some events were not sent: the summary's "failed" (rejected by the server, too large, evicted) or
+              "not sent" (the ingest did not take them; with --storage the next run uploads them) is not 0
           2   --strict and a bad line (lines before it were sent)
           64  usage error
           65  --storage holds a checkpoint for a different input
@@ -85,14 +92,14 @@ struct BinobanSendCommand: Command {
           130 interrupted by SIGINT or SIGTERM (stored events stay in DIR for the next run)
 
         EXAMPLES:
-          sdkcore binoban send --api-host api.binoban.io --api-key KEY --source web events.jsonl
-          cat events.jsonl | sdkcore binoban send --dry-run --api-key KEY --source web -
+          BINOBAN_API_KEY=KEY sdkcore binoban send --api-host api.binoban.io --source web events.jsonl
+          cat events.jsonl | BINOBAN_API_KEY=KEY sdkcore binoban send --dry-run --source web -
         """
 
     func run(_ arguments: [String]) async -> Int32 {
         let options: SendOptions
         do {
-            options = try SendOptions.parse(arguments)
+            options = try SendOptions.parse(arguments, environment: ProcessInfo.processInfo.environment)
         } catch {
             CommandLineTool.printError(
                 "sdkcore binoban send: \(error)\nRun 'sdkcore binoban send --help' for usage.")

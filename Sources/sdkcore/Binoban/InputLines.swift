@@ -17,6 +17,8 @@ final class InputLines: Sendable {
 
     private let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// The size in bytes of a regular file; `nil` for standard input and other streams.
+    let size: Int?
     private let queue = DispatchQueue(label: "sdkcore.binoban.send.input")
 
     /// Opens `path`, or standard input for `-`.
@@ -24,6 +26,7 @@ final class InputLines: Sendable {
         if path == "-" {
             descriptor = 0
             ownsDescriptor = false
+            size = nil
             return
         }
         var status = stat()
@@ -33,6 +36,7 @@ final class InputLines: Sendable {
         guard opened >= 0 else { throw Failure(description: "\(path): \(Self.reason(errno))") }
         descriptor = opened
         ownsDescriptor = true
+        size = (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil
     }
 
     deinit {

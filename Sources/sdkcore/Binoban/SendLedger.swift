@@ -25,6 +25,10 @@ final class SendLedger: Sendable {
         var evicted = 0
         var sent = 0
         var rejected = 0
+        /// Bytes of the input read so far.
+        var bytesRead = 0
+        /// The input's size when it is a regular file (so a percentage can be shown); `nil` for a pipe.
+        var inputBytes: Int?
     }
 
     private struct Pending {

@@ -16,8 +16,12 @@ struct SendOptions: Sendable {
         var description: String
     }
 
-    /// Parses `arguments` (`--name value` or `--name=value`; one positional FILE or `-`).
-    static func parse(_ arguments: [String]) throws(Problem) -> SendOptions {
+    /// The environment variable read when `--api-key` is not given: a key there does not show in `ps`.
+    static let apiKeyVariable = "BINOBAN_API_KEY"
+
+    /// Parses `arguments` (`--name value` or `--name=value`; one positional FILE or `-`), taking the API key
+    /// from `environment` when `--api-key` is absent.
+    static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(Problem) -> SendOptions {
         var options = SendOptions()
         var index = 0
         func value(_ name: String, inline: String?) throws(Problem) -> String {
@@ -76,7 +80,10 @@ struct SendOptions: Sendable {
         guard options.input != nil else {
             throw Problem(description: "give the input: a file of JSON lines, or '-' for standard input")
         }
-        guard let key = options.apiKey, !key.isEmpty else { throw Problem(description: "--api-key is required") }
+        if options.apiKey == nil { options.apiKey = environment[apiKeyVariable] }
+        guard let key = options.apiKey, !key.isEmpty else {
+            throw Problem(description: "the API key is required: set \(apiKeyVariable) (or give --api-key)")
+        }
         guard let source = options.source, !source.isEmpty else { throw Problem(description: "--source is required") }
         if !options.dryRun {
             guard let host = options.apiHost, !host.isEmpty else {

@@ -43,8 +43,8 @@ enum BinobanDemo {
         binoban.server.screen(title: "Checkout")
         binoban.track(name: "purchase", properties: ["item": "shoes", "price": 49.99, "currency": "EUR"])
         binoban.track(name: "order_shipped", as: BinobanEventIdentity(userId: "customer-42"))
-        let flush = await binoban.flush()
-        await binoban.shutdown(deadline: .seconds(2))
+        let flush = await binoban.flushAndWait()
+        await binoban.shutdown(gracePeriod: .seconds(2))
 
         let events = server.requests.flatMap { request -> [JSONValue] in
             (try? JSONDecoder().decode(JSONValue.self, from: request.body))?["batch"]?.arrayValue ?? []

@@ -21,9 +21,9 @@ struct ConfigurationTests {
         #expect(configuration.flushAt == 20)
         #expect(configuration.flushInterval == 30)
         #expect(configuration.uploadMaxRetries == 3)
-        #expect(configuration.backoffBaseMillis == 1000)
+        #expect(configuration.backoffBase == .seconds(1))
         #expect(configuration.backoffFactor == 2.0)
-        #expect(configuration.backoffMaxMillis == 60_000)
+        #expect(configuration.backoffMax == .seconds(60))
         #expect(configuration.maxFilesPerFlush == 20)
         #expect(configuration.collectDeviceId)
         #expect(configuration.trackApplicationLifecycleEvents)
@@ -97,6 +97,26 @@ struct ConfigurationTests {
         #expect(validated { $0.flushInterval = .nan }.flushInterval == .seconds(30))
         #expect(validated { $0.flushInterval = 0.5 }.flushInterval == .milliseconds(500))
     }
+
+    @Test("Backoff durations reach the schedule in milliseconds; negative ones become zero, huge ones are capped")
+    func backoffDurations() {
+        let custom = validated {
+            $0.backoffBase = .milliseconds(250)
+            $0.backoffMax = .seconds(2) + .microseconds(1500)
+        }
+        #expect(custom.backoffBaseMillis == 250)
+        #expect(custom.backoffMaxMillis == 2001)
+        #expect(custom.adjustments.isEmpty)
+
+        let negative = validated { $0.backoffBase = .milliseconds(-5) }
+        #expect(negative.backoffBaseMillis == 0)
+        #expect(negative.adjustments == ["retry, backoff or capacity options out of range were clamped"])
+
+        // A duration of about 292 billion years must not overflow the millisecond count.
+        let huge = validated { $0.backoffMax = .seconds(Int64.max) }
+        #expect(huge.backoffMaxMillis > 0)
+        #expect(huge.backoffMaxMillis <= Int.max)
+    }
 }
 
 @Suite("Construction never throws")
@@ -119,10 +139,10 @@ struct ConstructionTests {
         binoban.identify(userId: "u", traits: ["x": 1])
         binoban.setDeviceToken(token: "t")
         binoban.reset()
-        requestFlush(binoban)
+        binoban.flush()
         binoban.flushAt = 1
         binoban.enabled = true
-        let result = await binoban.flush()
+        let result = await binoban.flushAndWait()
         #expect(result.outcome == .paused)
         // "Always present": a stable random id, never persisted.
         let anonymousId = binoban.anonymousId()
@@ -130,7 +150,7 @@ struct ConstructionTests {
         #expect(binoban.anonymousId() == anonymousId)
         #expect(binoban.userId() == nil)
         #expect(!binoban.enabled)
-        _ = await binoban.shutdown(deadline: .seconds(1))
+        _ = await binoban.shutdown(gracePeriod: .seconds(1))
         #expect(transport.requests.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: directory.path))
     }
@@ -145,7 +165,7 @@ struct ConstructionTests {
         #expect(harness.binoban.flushAt == 20)
         #expect(harness.binoban.flushInterval == 30)
         #expect(harness.reports.kinds().filter { $0 == .configurationAdjusted }.count == 1)  // rate-limited per kind
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("Two instances on the same directory and source both work; the second is reported and stays in memory")
@@ -168,14 +188,14 @@ struct ConstructionTests {
         let second = make(secondReports, secondTransport)
         first.track(name: "one")
         second.track(name: "two")
-        #expect(await first.flush().outcome == .completed)
-        #expect(await second.flush().outcome == .completed)
+        #expect(await first.flushAndWait().outcome == .completed)
+        #expect(await second.flushAndWait().outcome == .completed)
         #expect(try firstTransport.uploadedEvents().map(\.event) == ["one"])
         #expect(try secondTransport.uploadedEvents().map(\.event) == ["two"])
         #expect(secondReports.all.contains { $0.kind == .storage && $0.message.contains("another instance") })
         #expect(!firstReports.all.contains { $0.message.contains("another instance") })
-        _ = await first.shutdown(deadline: .seconds(5))
-        _ = await second.shutdown(deadline: .seconds(5))
+        _ = await first.shutdown(gracePeriod: .seconds(5))
+        _ = await second.shutdown(gracePeriod: .seconds(5))
     }
 }
 
@@ -188,6 +208,6 @@ struct StaticControlsTests {
         #expect(Binoban.debugLogsEnabled)
         Binoban.debugLogsEnabled = false
         #expect(!Binoban.companion.debugLogsEnabled)
-        #expect(Binoban.version.split(separator: ".").count == 3)
+        #expect(Binoban.version == SDKCoreVersion.current)
     }
 }

@@ -35,10 +35,10 @@ struct BinobanReadmeSnippetTests {
         binoban.track(name: "purchase", properties: ["item": "shoes", "price": "49.99"])
         print("anonymousId:", binoban.anonymousId(), "userId:", binoban.userId() ?? "none")
 
-        let result = await binoban.flush()  // returns once both events are uploaded (or kept for a retry)
+        let result = await binoban.flushAndWait()  // returns once both events are uploaded (or kept for a retry)
         print("flush:", result.outcome, "events uploaded:", result.uploadedEvents)
 
-        await binoban.shutdown(deadline: .seconds(5))  // at exit: a last flush, then the instance stops
+        await binoban.shutdown(gracePeriod: .seconds(5))  // at exit: a last flush, then the instance stops
         // README ends here.
 
         #expect(result.outcome == .completed)
@@ -61,7 +61,7 @@ struct BinobanReadmeSnippetTests {
         }
         #expect(restarted.userId() == "user_123")
         #expect(restarted.anonymousId() == binoban.anonymousId())
-        await restarted.shutdown(deadline: .seconds(5))
+        await restarted.shutdown(gracePeriod: .seconds(5))
     }
 
     @Test("The README's two push lines register the token and report the tap through the instance")
@@ -85,11 +85,11 @@ struct BinobanReadmeSnippetTests {
         notifications.onNewToken(token: fcmToken)  // from MessagingDelegate
         notifications.onDidReceiveForwarded(userInfo: userInfo, actionId: nil, dismissed: false)  // a tap
 
-        await binoban.flush()
+        await binoban.flushAndWait()
         let events = try ingest.uploadedEvents()
         #expect(events.map(\.event) == ["bb_notification_registered", "bb_notification_clicked"])
         #expect(events.first?.properties?["token"] == "fcm-token-1")
         #expect(events.last?.context["device"]?["token"] == "fcm-token-1")
-        await binoban.shutdown(deadline: .seconds(1))
+        await binoban.shutdown(gracePeriod: .seconds(1))
     }
 }

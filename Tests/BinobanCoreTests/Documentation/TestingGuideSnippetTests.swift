@@ -31,11 +31,11 @@ struct BinobanTestingGuideSnippetTests {
         let transport = ScriptedTransport(script: [503])  // then the default answer, 200
         // FixedRandomSource(unitValues: [0.5]) (the default here): every jitter draw is half the ceiling.
         let binoban = Self.makeInstance(clock: clock, transport: transport)
-        await binoban.flush()  // the startup flush is over
+        await binoban.flushAndWait()  // the startup flush is over
 
         binoban.track(name: "purchase", properties: ["item": "shoes"])
-        async let flushed = binoban.flush()
-        let retryAt = clock.now.advanced(by: .milliseconds(500))  // 0.5 × backoffBaseMillis
+        async let flushed = binoban.flushAndWait()
+        let retryAt = clock.now.advanced(by: .milliseconds(500))  // 0.5 × backoffBase
         try await clock.waitUntilSleepers { $0.contains(retryAt) }  // the backoff is armed
         clock.advance(by: .milliseconds(500))
 
@@ -44,7 +44,7 @@ struct BinobanTestingGuideSnippetTests {
         #expect(batches.count == 2)
         #expect(batches[0].batch == batches[1].batch)
         #expect(batches.map(\.sentAt) == ["2026-08-02T12:00:00.000Z", "2026-08-02T12:00:00.500Z"])
-        await binoban.shutdown(deadline: .zero)
+        await binoban.shutdown(gracePeriod: .zero)
     }
 
     @Test("Stored events are uploaded when the flush interval passes")
@@ -53,7 +53,7 @@ struct BinobanTestingGuideSnippetTests {
         let transport = ScriptedTransport()
         let storage = ObservableEventStorage(InMemoryEventStorage())
         let binoban = Self.makeInstance(clock: clock, transport: transport, storage: storage)
-        await binoban.flush()
+        await binoban.flushAndWait()
 
         binoban.track(name: "a")
         binoban.track(name: "b")
@@ -63,7 +63,7 @@ struct BinobanTestingGuideSnippetTests {
         clock.advance(by: .seconds(30))  // the interval timer fires
         _ = try await transport.waitForRequests(count: 1)
         #expect(try transport.uploadedEvents().map(\.event) == ["a", "b"])
-        await binoban.shutdown(deadline: .zero)
+        await binoban.shutdown(gracePeriod: .zero)
     }
 
     @Test("identify and reset change the identity the next events carry")
@@ -77,13 +77,13 @@ struct BinobanTestingGuideSnippetTests {
         let before = binoban.anonymousId()
         binoban.reset()
         binoban.track(name: "logged_out")
-        await binoban.flush()
+        await binoban.flushAndWait()
 
         let events = try transport.uploadedEvents()
         #expect(events.map(\.userId) == ["user_123", "user_123", nil])
         #expect(events.map(\.anonymousId) == [before, before, binoban.anonymousId()])
         #expect(binoban.anonymousId() != before)
-        await binoban.shutdown(deadline: .zero)
+        await binoban.shutdown(gracePeriod: .zero)
     }
 
     @Test("A push scenario passes, and a wrong expectation names the field")

@@ -30,7 +30,7 @@ struct GoldenBatchTests {
         binoban.server.screen(title: "Home", properties: ["from": "menu"])
         try await harness.storage.waitForStoredEvents(count: 4)
         harness.clock.advance(by: .seconds(29))
-        let result = await binoban.flush()
+        let result = await binoban.flushAndWait()
         #expect(result.outcome == .completed)
         #expect(result.uploadedEvents == 4)
 
@@ -108,7 +108,7 @@ struct GoldenBatchTests {
         for id in ids + [anonymousId, instanceId, deviceId] {
             #expect(id.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil)
         }
-        _ = await binoban.shutdown(deadline: .seconds(1))
+        _ = await binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("userId is omitted when blank, traits when empty; the typed decoder reads every event")
@@ -117,14 +117,14 @@ struct GoldenBatchTests {
         await harness.settle()
         harness.binoban.identify(userId: "  ", traits: [:])
         harness.binoban.track(name: "a")
-        await harness.binoban.flush()
+        await harness.binoban.flushAndWait()
         let events = try harness.uploadedEvents()
         #expect(events.count == 2)
         #expect(events.allSatisfy { $0.userId == nil })
         #expect(events[0].traits == nil)
         #expect(events[1].properties == [:])
         #expect(events.allSatisfy { $0.metadata == ["bundled": [], "unbundled": [], "bundledIds": []] })
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("Strings are escaped so that JSONDecoder reads back exactly what was tracked")
@@ -133,11 +133,11 @@ struct GoldenBatchTests {
         await harness.settle()
         let tricky = "quote\" backslash\\ newline\n tab\t bell\u{07} emoji 🚀 é"
         harness.binoban.track(name: tricky, properties: [tricky: .string(tricky)])
-        await harness.binoban.flush()
+        await harness.binoban.flushAndWait()
         let event = try #require(try harness.uploadedEvents().first)
         #expect(event.event == tricky)
         #expect(event.properties == [tricky: .string(tricky)])
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("Message ids are lower-case UUID v4 strings built from random bits")
@@ -159,11 +159,11 @@ struct GoldenBatchTests {
             "item": "shoes", "price": 49.99, "at": Date(timeIntervalSince1970: 0), "bad": Opaque(),
         ]
         harness.binoban.track(name: "purchase", properties: properties)
-        await harness.binoban.flush()
+        await harness.binoban.flushAndWait()
         let event = try #require(try harness.uploadedEvents().first)
         #expect(event.properties == ["item": "shoes", "price": 49.99, "at": "1970-01-01T00:00:00.000Z"])
         let report = try #require(harness.reports.all.first { $0.kind == .propertyConversion })
         #expect(report.message.contains("bad"))
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 }

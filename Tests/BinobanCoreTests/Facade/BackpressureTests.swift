@@ -106,7 +106,7 @@ struct BackpressureTests {
         }
         await harness.settle()
         for index in 0..<300 { harness.binoban.track(name: "e\(index)") }
-        let result = await harness.binoban.flush()
+        let result = await harness.binoban.flushAndWait()
 
         #expect(result.outcome == .completed)
         #expect(try harness.uploadedEvents().map(\.event) == Self.names(0..<300))
@@ -117,7 +117,7 @@ struct BackpressureTests {
         #expect(!harness.reports.contains(.writeStageOverflow))
         // The burst really exceeded the caps: it needed many more bytes than the storage may hold.
         #expect(harness.transport.requests.reduce(0) { $0 + $1.body.count } > 8000 * 10)
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("The same burst while uploads fail: oldest evicted and reported; every event delivered or counted")
@@ -130,7 +130,7 @@ struct BackpressureTests {
         }
         await harness.settle()
         for index in 0..<300 { harness.binoban.track(name: "e\(index)") }
-        async let kept = harness.binoban.flush()
+        async let kept = harness.binoban.flushAndWait()
         // The first upload failed while the burst was written; the awaited flush waits out the backoff it set
         // (the only timer due before the interval), then fails too and keeps its batch.
         let clock = harness.clock
@@ -147,7 +147,7 @@ struct BackpressureTests {
         harness.transport.enqueue(Array(repeating: 200, count: 10))
         // The next flush waits out the backoff the failures set.
         harness.clock.advance(by: .seconds(61))
-        #expect(await harness.binoban.flush().outcome == .completed)
+        #expect(await harness.binoban.flushAndWait().outcome == .completed)
         let delivered = try harness.transport.requests.dropFirst(refused)
             .flatMap { try UploadedBatch.decode($0.body).batch }.compactMap(\.event)
         let evicted = await counting.evictedEvents
@@ -155,7 +155,7 @@ struct BackpressureTests {
         #expect(delivered == Self.names((300 - delivered.count)..<300))
         #expect(delivered.count + evicted == 300)
         #expect(!harness.reports.contains(.writeStageOverflow))
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("A slow healthy ingest: the writer waits, the bounded intake drops its oldest, storage evicts nothing")
@@ -176,7 +176,7 @@ struct BackpressureTests {
         #expect(await counting.evictedEvents == 0)
         #expect(await counting.peakBytes <= 8000)
         ingest.open()
-        #expect(await harness.binoban.flush().outcome == .completed)
+        #expect(await harness.binoban.flushAndWait().outcome == .completed)
 
         let delivered = try ingest.bodies.flatMap { try UploadedBatch.decode($0).batch }.compactMap(\.event)
         let indices = delivered.compactMap { Int($0.dropFirst()) }
@@ -189,6 +189,6 @@ struct BackpressureTests {
         #expect(await counting.evictedEvents == 0)
         #expect(harness.reports.contains(.writeStageOverflow))
         #expect(!harness.reports.contains(.storageEviction))
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 }

@@ -29,10 +29,10 @@ struct BinobanSeedParityTests {
                 "config.transport = URLSessionEventTransport()  // import BinobanCoreURLSession") == true)
 
         harness.binoban.track(name: "a")
-        for _ in 0..<3 { #expect(await harness.binoban.flush().outcome == .keptForRetry) }
+        for _ in 0..<3 { #expect(await harness.binoban.flushAndWait().outcome == .keptForRetry) }
         harness.clock.advance(by: .seconds(60))
-        #expect(await harness.binoban.flush().outcome == .keptForRetry)
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        #expect(await harness.binoban.flushAndWait().outcome == .keptForRetry)
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
         let all = harness.reports.all.filter { $0.kind == .transportMissing }
         #expect(all.count == 1 && all.first?.suppressedCount == 0)
     }
@@ -42,7 +42,7 @@ struct BinobanSeedParityTests {
         let harness = PipelineHarness()
         await harness.settle()
         #expect(!harness.reports.all.contains { $0.kind == .transportMissing })
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("Severity follows the kind")
@@ -60,9 +60,9 @@ struct BinobanSeedParityTests {
         harness.binoban.server.screen(title: "Checkout", properties: ["step": 2])
         let loose: [String: Any] = ["from": "menu"]
         harness.binoban.server.screen(title: "Home", properties: loose)
-        _ = await harness.binoban.flush()
+        _ = await harness.binoban.flushAndWait()
         let uploaded = try harness.uploadedEvents()
         #expect(uploaded.map(\.event) == ["screen", "screen"])
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 }

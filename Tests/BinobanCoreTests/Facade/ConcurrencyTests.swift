@@ -42,7 +42,7 @@ struct ConcurrencyTests {
                 }
             }
         }
-        let result = await binoban.flush()
+        let result = await binoban.flushAndWait()
         #expect(result.outcome == .completed)
         #expect(result.uploadedEvents == producers * perProducer)
         #expect(!harness.reports.contains(.writeStageOverflow))
@@ -57,6 +57,6 @@ struct ConcurrencyTests {
         }
         #expect(outOfOrder == 0)
         #expect(next == [Int](repeating: perProducer, count: producers))
-        _ = await binoban.shutdown(deadline: .seconds(1))
+        _ = await binoban.shutdown(gracePeriod: .seconds(1))
     }
 }

@@ -16,7 +16,20 @@ struct FlushTriggerTests {
         harness.binoban.track(name: "c")
         let requests = try await harness.transport.waitForRequests(count: 1)
         #expect(try UploadedBatch.decode(requests[0].body).batch.map(\.event) == ["a", "b", "c"])
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
+    }
+
+    @Test("flush() in async code is the seed's fire-and-forget call: no await, and the upload follows")
+    func fireAndForgetFromAsyncCode() async throws {
+        let harness = PipelineHarness { $0.flushAt = 100 }
+        await harness.settle()
+        harness.binoban.track(name: "a")
+        try await harness.storage.waitForStoredEvents(count: 1)
+        harness.binoban.flush()  // an async context, and still the non-waiting flush
+        let requests = try await harness.transport.waitForRequests(count: 1)
+        #expect(try UploadedBatch.decode(requests[0].body).batch.map(\.event) == ["a"])
+        #expect(await harness.binoban.flushAndWait().outcome == .completed)
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("A runtime flushAt change takes effect at once")
@@ -33,7 +46,7 @@ struct FlushTriggerTests {
         harness.binoban.flushAt = 0
         #expect(harness.binoban.flushAt == 2)
         #expect(harness.reports.contains(.configurationAdjusted))
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("flushInterval: the timer uploads what is stored, and re-arms")
@@ -50,7 +63,7 @@ struct FlushTriggerTests {
         let requests = try await harness.transport.waitForRequests(count: 1)
         #expect(try UploadedBatch.decode(requests[0].body).batch.map(\.event) == ["a"])
         try await harness.clock.waitUntilSleepers { $0 == [start.advanced(by: .seconds(60))] }
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("A runtime flushInterval change reschedules the timer from now")
@@ -70,7 +83,7 @@ struct FlushTriggerTests {
         #expect(try UploadedBatch.decode(requests[0].body).batch.count == 1)
         harness.binoban.flushInterval = -1
         #expect(harness.binoban.flushInterval == 5)
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("enabled = false drops new events, stops the timer and keeps stored batches; resuming uploads them")
@@ -83,14 +96,14 @@ struct FlushTriggerTests {
         try await harness.clock.waitForSleepers(count: 0)
         try await harness.clock.waitUntilSleepers { $0.isEmpty }
         harness.binoban.track(name: "dropped")
-        #expect(await harness.binoban.flush().outcome == .paused)
+        #expect(await harness.binoban.flushAndWait().outcome == .paused)
         harness.clock.advance(by: .seconds(120))
         #expect(harness.transport.requests.isEmpty)
         #expect(await harness.memory.storedEventCount == 1)
         harness.binoban.enabled = true
         let requests = try await harness.transport.waitForRequests(count: 1)
         #expect(try UploadedBatch.decode(requests[0].body).batch.map(\.event) == ["kept"])
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("flush() stores everything accepted before it first, then uploads")
@@ -98,10 +111,10 @@ struct FlushTriggerTests {
         let harness = PipelineHarness { $0.flushAt = 1000 }
         await harness.settle()
         for index in 0..<25 { harness.binoban.track(name: "e\(index)") }
-        let result = await harness.binoban.flush()
+        let result = await harness.binoban.flushAndWait()
         #expect(result == BinobanFlushResult(outcome: .completed, uploadedBatches: 1, uploadedEvents: 25))
         #expect(try harness.uploadedEvents().map(\.event) == (0..<25).map { "e\($0)" })
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("Without a transport batches are kept and one report names the fix")
@@ -109,14 +122,14 @@ struct FlushTriggerTests {
         let harness = PipelineHarness { $0.transport = nil }
         await harness.settle()
         harness.binoban.track(name: "a")
-        #expect(await harness.binoban.flush().outcome == .keptForRetry)
-        #expect(await harness.binoban.flush().outcome == .keptForRetry)
+        #expect(await harness.binoban.flushAndWait().outcome == .keptForRetry)
+        #expect(await harness.binoban.flushAndWait().outcome == .keptForRetry)
         #expect(harness.reports.all.filter { $0.kind == .transportMissing }.count == 1)
         #expect(
             harness.reports.all.first { $0.kind == .transportMissing }?.message.contains("URLSessionEventTransport")
                 == true)
         #expect(await harness.memory.storedEventCount == 1)
         #expect(harness.binoban.statistics.queuedEvents == 1)
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 }

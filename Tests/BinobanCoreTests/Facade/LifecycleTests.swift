@@ -19,7 +19,7 @@ struct LifecycleTests {
         #expect(try harness.uploadedEvents().map(\.event) == ["before-run", "during-run"])
         let requestsAtShutdown = harness.transport.requests.count
         harness.binoban.track(name: "after-shutdown")
-        #expect(await harness.binoban.flush().outcome == .interrupted)
+        #expect(await harness.binoban.flushAndWait().outcome == .interrupted)
         #expect(harness.transport.requests.count == requestsAtShutdown)
     }
 
@@ -61,7 +61,7 @@ struct LifecycleTests {
         harness.binoban.track(name: "a")
         try await harness.storage.waitForStoredEvents(count: 1)
         let start = harness.clock.now
-        async let result = harness.binoban.shutdown(deadline: .seconds(2))
+        async let result = harness.binoban.shutdown(gracePeriod: .seconds(2))
         // The first request failed; the pipeline sleeps until the backoff (500 ms) ends, before the deadline.
         _ = try await harness.transport.waitForRequests(count: 1)
         try await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .milliseconds(500))) }
@@ -77,20 +77,20 @@ struct LifecycleTests {
         let harness = PipelineHarness(script: [503], random: FixedRandomSource(unitValues: [0.5]))
         await harness.settle()
         harness.binoban.track(name: "a")
-        async let first = harness.binoban.flush()
+        async let first = harness.binoban.flushAndWait()
         let start = harness.clock.now
         try await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .milliseconds(500))) }
         harness.binoban.track(name: "b")
-        requestFlush(harness.binoban)
-        requestFlush(harness.binoban)
+        harness.binoban.flush()
+        harness.binoban.flush()
         try await harness.storage.waitForStoredEvents(count: 2)
         #expect(harness.transport.requests.count == 1)
         harness.clock.advance(by: .milliseconds(500))
         #expect(await first.outcome == .completed)
-        #expect(await harness.binoban.flush().outcome == .completed)
+        #expect(await harness.binoban.flushAndWait().outcome == .completed)
         #expect(try harness.uploadedEvents().map(\.event) == ["a", "a", "b"])
         #expect(harness.transport.requests.count == 3)
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("A cancelled flush() returns interrupted at once")
@@ -98,11 +98,11 @@ struct LifecycleTests {
         let harness = PipelineHarness(defaultAnswer: 503)
         await harness.settle()
         harness.binoban.track(name: "a")
-        let task = Task { await harness.binoban.flush() }
+        let task = Task { await harness.binoban.flushAndWait() }
         // The first request failed: the flush now waits out the backoff.
         _ = try await harness.transport.waitForRequests(count: 1)
         task.cancel()
         #expect(await task.value.outcome == .interrupted)
-        _ = await harness.binoban.shutdown(deadline: .zero)
+        _ = await harness.binoban.shutdown(gracePeriod: .zero)
     }
 }

@@ -18,10 +18,10 @@ struct NotificationSeamTests {
         let target: any NotificationTargetShape = harness.binoban
         target.setDeviceToken(token: "fcm:1")
         target.track(name: "bb_notification_clicked", properties: ["notificationUuid": "n-1"])
-        await harness.binoban.flush()
+        await harness.binoban.flushAndWait()
         let events = try harness.uploadedEvents()
         #expect(events.map(\.event) == ["bb_notification_registered", "bb_notification_clicked"])
         #expect(events[1].context["device"]?["token"] == "fcm:1")
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 }

@@ -11,7 +11,7 @@ struct UploadBehaviourTests {
         let harness = PipelineHarness(script: [500, 500, 200], random: FixedRandomSource(unitValues: [0.5]))
         await harness.settle()
         harness.binoban.track(name: "a")
-        async let flushed = harness.binoban.flush()
+        async let flushed = harness.binoban.flushAndWait()
         let start = harness.clock.now
         try await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .milliseconds(500))) }
         harness.clock.advance(by: .milliseconds(500))
@@ -29,7 +29,7 @@ struct UploadBehaviourTests {
                 "2026-08-02T12:00:00.000Z", "2026-08-02T12:00:00.500Z", "2026-08-02T12:00:01.500Z",
             ])
         #expect(await harness.memory.finishedBatchCount == 0)
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("Persistent 500: 1 + uploadMaxRetries attempts, the batch is kept, the flush stops and reports")
@@ -44,7 +44,7 @@ struct UploadBehaviourTests {
         try await harness.storage.waitForStoredEvents(count: 1)
         await harness.memory.closeOpenBatchForTest()
         harness.binoban.track(name: "b")
-        async let flushed = harness.binoban.flush()
+        async let flushed = harness.binoban.flushAndWait()
         var elapsed = Duration.zero
         for ceiling in [1000, 2000, 4000] {
             let delay = Duration.milliseconds(Int(Double(ceiling) * 0.99))
@@ -60,7 +60,7 @@ struct UploadBehaviourTests {
         #expect(await harness.memory.finishedBatchCount == 2)
         #expect(harness.reports.contains(.uploadFailed))
         #expect(elapsed == .milliseconds(990 + 1980 + 3960))
-        _ = await harness.binoban.shutdown(deadline: .zero)
+        _ = await harness.binoban.shutdown(gracePeriod: .zero)
     }
 
     @Test("Retry-After is honoured (max of backoff and Retry-After) and capped at retryAfterLimit")
@@ -71,7 +71,7 @@ struct UploadBehaviourTests {
         ) { $0.retryAfterLimit = .seconds(20) }
         await harness.settle()
         harness.binoban.track(name: "a")
-        async let flushed = harness.binoban.flush()
+        async let flushed = harness.binoban.flushAndWait()
         let start = harness.clock.now
         try await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .seconds(5))) }
         #expect(!harness.clock.sleeperDeadlines.contains(start.advanced(by: .milliseconds(500))))
@@ -80,7 +80,7 @@ struct UploadBehaviourTests {
         harness.clock.advance(by: .seconds(20))
         #expect(await flushed.outcome == .completed)
         #expect(harness.transport.requests.count == 3)
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("400 drops the batch at once and reports; the next batch still goes")
@@ -91,7 +91,7 @@ struct UploadBehaviourTests {
         try await harness.storage.waitForStoredEvents(count: 1)
         await harness.memory.closeOpenBatchForTest()
         harness.binoban.track(name: "fine")
-        let result = await harness.binoban.flush()
+        let result = await harness.binoban.flushAndWait()
         #expect(
             result
                 == BinobanFlushResult(
@@ -108,11 +108,11 @@ struct UploadBehaviourTests {
         let harness = PipelineHarness(script: [.networkError, 200], random: FixedRandomSource(unitValues: [0]))
         await harness.settle()
         harness.binoban.track(name: "a")
-        let result = await harness.binoban.flush()
+        let result = await harness.binoban.flushAndWait()
         #expect(result.outcome == .completed)
         #expect(harness.transport.requests.count == 2)
         #expect(harness.reports.contains(.uploadFailed))
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("Batches left by a previous run go at start, at most maxFilesPerFlush per flush")
@@ -124,9 +124,9 @@ struct UploadBehaviourTests {
         }
         let harness = PipelineHarness(memory: memory) { $0.maxFilesPerFlush = 2 }
         _ = try await harness.transport.waitForRequests(count: 2)
-        requestFlush(harness.binoban)
+        harness.binoban.flush()
         _ = try await harness.transport.waitForRequests(count: 4)
-        let result = await harness.binoban.flush()
+        let result = await harness.binoban.flushAndWait()
         #expect(result.outcome == .completed)
         #expect(harness.transport.requests.count == 5)
         #expect(await harness.memory.finishedBatchCount == 0)
@@ -137,7 +137,7 @@ struct UploadBehaviourTests {
             events.compactMap { $0["batch"]?.arrayValue?.first?["event"]?.stringValue } == [
                 "old0", "old1", "old2", "old3", "old4",
             ])
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("An awaited flush uploads every batch, beyond maxFilesPerFlush")
@@ -149,13 +149,13 @@ struct UploadBehaviourTests {
         }
         await harness.settle()
         for index in 0..<40 { harness.binoban.track(name: "e\(index)") }
-        let result = await harness.binoban.flush()
+        let result = await harness.binoban.flushAndWait()
         #expect(result.outcome == .completed)
         #expect(result.uploadedEvents == 40)
         #expect(result.uploadedBatches > 2)
         #expect(harness.transport.requests.allSatisfy { $0.body.count < 2000 })
         #expect(try harness.uploadedEvents().map(\.event) == (0..<40).map { "e\($0)" })
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("Storage caps hold through a long outage: oldest batches dropped and reported, newest delivered after")
@@ -168,7 +168,7 @@ struct UploadBehaviourTests {
         await harness.settle()
         for round in 0..<10 {
             for index in 0..<10 { harness.binoban.track(name: "e\(round * 10 + index)") }
-            #expect(await harness.binoban.flush().outcome == .keptForRetry)
+            #expect(await harness.binoban.flushAndWait().outcome == .keptForRetry)
             #expect(await harness.memory.finishedBatchCount <= 3)
             #expect(await harness.memory.storedBytes <= 12_000)
             // The backoff after consecutive failures grows across flushes: the next flush waits it out.
@@ -176,14 +176,14 @@ struct UploadBehaviourTests {
         }
         #expect(harness.reports.contains(.storageEviction))
         harness.transport.enqueue([200, 200, 200])
-        let result = await harness.binoban.flush()
+        let result = await harness.binoban.flushAndWait()
         #expect(result.outcome == .completed)
         let delivered = try harness.transport.requests.suffix(3).flatMap { try UploadedBatch.decode($0.body).batch }
             .compactMap(\.event)
         #expect(delivered.last == "e99")
         #expect(!delivered.contains("e0"))
         #expect(delivered == delivered.sorted { Int($0.dropFirst())! < Int($1.dropFirst())! })
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("An event of 32 000 bytes or more is dropped and reported; the others are delivered")
@@ -193,10 +193,10 @@ struct UploadBehaviourTests {
         harness.binoban.track(name: "small")
         harness.binoban.track(name: "huge", properties: ["blob": .string(String(repeating: "x", count: 32_000))])
         harness.binoban.track(name: "small2")
-        await harness.binoban.flush()
+        await harness.binoban.flushAndWait()
         #expect(try harness.uploadedEvents().map(\.event) == ["small", "small2"])
         #expect(harness.reports.contains(.oversizeEvent))
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("The write stage is bounded: the oldest events are dropped, counted and reported")
@@ -208,18 +208,13 @@ struct UploadBehaviourTests {
         for index in 0..<12 { harness.binoban.track(name: "e\(index)") }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await harness.binoban.run() }
-            #expect(await harness.binoban.flush().outcome == .completed)
+            #expect(await harness.binoban.flushAndWait().outcome == .completed)
             group.cancelAll()
         }
         #expect(try harness.uploadedEvents().map(\.event) == (7..<12).map { "e\($0)" })
         let report = try #require(harness.reports.all.first { $0.kind == .writeStageOverflow })
         #expect(report.message.hasPrefix("7 events"))
     }
-}
-
-/// Calls the non-waiting `flush()` (from a synchronous context, so the overload is unambiguous).
-func requestFlush(_ binoban: Binoban) {
-    binoban.flush()
 }
 
 extension InMemoryEventStorage {

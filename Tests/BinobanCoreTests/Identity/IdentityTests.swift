@@ -14,7 +14,7 @@ struct IdentityTests {
         let deviceId = first.binoban.deviceId()
         first.binoban.identify(userId: "user_1", traits: ["plan": "pro"])
         first.binoban.setDeviceToken(token: "tok")
-        _ = await first.binoban.shutdown(deadline: .seconds(5))
+        _ = await first.binoban.shutdown(gracePeriod: .seconds(5))
 
         let second = PipelineHarness(keyValueStore: store, random: SeededRandomSource(seed: 99))
         #expect(second.binoban.anonymousId() == anonymousId)
@@ -23,12 +23,12 @@ struct IdentityTests {
         #expect(second.binoban.deviceId() == deviceId)
         await second.settle()
         second.binoban.track(name: "after-restart")
-        await second.binoban.flush()
+        await second.binoban.flushAndWait()
         let event = try #require(try second.uploadedEvents().first)
         #expect(event.anonymousId == anonymousId)
         #expect(event.userId == "user_1")
         #expect(event.context["device"]?["token"] == "tok")
-        _ = await second.binoban.shutdown(deadline: .seconds(1))
+        _ = await second.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("Entries this version does not know (written by a newer SDK) survive identity saves")
@@ -38,7 +38,7 @@ struct IdentityTests {
         let harness = PipelineHarness(keyValueStore: store)
         harness.binoban.identify(userId: "user_1")
         harness.binoban.reset()
-        _ = await harness.binoban.shutdown(deadline: .seconds(5))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(5))
 
         let saved = try store.load().values
         #expect(saved["futureSetting"] == "kept")
@@ -59,7 +59,7 @@ struct IdentityTests {
         #expect(binoban.anonymousId() != before)
         #expect(binoban.userId() == nil)
         #expect(binoban.traits() == [:])
-        await binoban.flush()
+        await binoban.flushAndWait()
         let events = try harness.uploadedEvents()
         #expect(events.map { $0.event ?? $0.type } == ["identify", "before", "after"])
         #expect(events[1].anonymousId == before)
@@ -69,7 +69,7 @@ struct IdentityTests {
         let persisted = try harness.keyValueStore.load().values
         #expect(persisted["anonymousId"] == binoban.anonymousId())
         #expect(persisted["userId"] == nil)
-        _ = await binoban.shutdown(deadline: .seconds(1))
+        _ = await binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("identify replaces traits; a blank userId keeps the current userId")
@@ -83,7 +83,7 @@ struct IdentityTests {
         binoban.identify(userId: "u2", traits: [String: Any]())
         #expect(binoban.userId() == "u2")
         #expect(binoban.traits() == [:])
-        _ = await binoban.shutdown(deadline: .seconds(1))
+        _ = await binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("An event keeps the identity of the moment it was accepted, even with identify right after")
@@ -94,13 +94,13 @@ struct IdentityTests {
             harness.binoban.track(name: "e\(index)")
             harness.binoban.identify(userId: "user_\(index)", traits: [:])
         }
-        await harness.binoban.flush()
+        await harness.binoban.flushAndWait()
         let tracks = try harness.uploadedEvents().filter { $0.type == "track" }
         #expect(tracks.count == 50)
         for (index, event) in tracks.enumerated() {
             #expect(event.userId == (index == 0 ? nil : "user_\(index - 1)"))
         }
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("Per-call identity sets userId / anonymousId for one event without touching the instance")
@@ -112,7 +112,7 @@ struct IdentityTests {
             name: "server", properties: ["x": 1], as: BinobanEventIdentity(userId: "customer-9", anonymousId: "anon-9"))
         harness.binoban.track(name: "server2", as: BinobanEventIdentity(userId: "customer-10"))
         harness.binoban.track(name: "own")
-        await harness.binoban.flush()
+        await harness.binoban.flushAndWait()
         let events = try harness.uploadedEvents()
         #expect(events[0].userId == "customer-9")
         #expect(events[0].anonymousId == "anon-9")
@@ -121,7 +121,7 @@ struct IdentityTests {
         #expect(events[2].userId == nil)
         #expect(harness.binoban.userId() == nil)
         #expect(harness.binoban.anonymousId() == own)
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("Per-call identity covers identify and screen, with [String: Any] variants, without touching the instance")
@@ -165,13 +165,13 @@ struct IdentityTests {
         harness.binoban.setDeviceToken(token: "  ")
         harness.binoban.setDeviceToken(token: "t1")
         harness.binoban.setDeviceToken(token: "t1")
-        await harness.binoban.flush()
+        await harness.binoban.flushAndWait()
         let events = try harness.uploadedEvents()
         #expect(events.map(\.event) == ["bb_notification_registered", "bb_notification_registered"])
         #expect(events.allSatisfy { $0.properties == ["token": "t1"] && $0.context["device"]?["token"] == "t1" })
         #expect(events[0].context["device"]?["id"] == .string(harness.binoban.anonymousId()))
         #expect(harness.binoban.deviceId() == harness.binoban.anonymousId())
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 }
 
@@ -205,7 +205,7 @@ struct FileKeyValueStoreTests {
         let harness = PipelineHarness(keyValueStore: FileKeyValueStore(fileURL: file))
         #expect(!harness.binoban.anonymousId().isEmpty)
         #expect(harness.reports.contains(.keyValueStore))
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
         #expect(try FileKeyValueStore(fileURL: file).load().values["anonymousId"] == harness.binoban.anonymousId())
     }
 }

@@ -30,8 +30,8 @@ struct ApplicationLifecycleEventsTests {
         let harness = PipelineHarness(keyValueStore: store, random: SeededRandomSource(seed: seed))
         await harness.settle()
         harness.binoban.applicationDidFinishLaunching(version: version, build: build)
-        #expect(await harness.binoban.flush().outcome == .completed)
-        _ = await harness.binoban.shutdown(deadline: .seconds(5))
+        #expect(await harness.binoban.flushAndWait().outcome == .completed)
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(5))
         #expect(harness.reports.all.isEmpty, "\(harness.reports.all)")
         return try harness.uploadedEvents()
     }
@@ -90,11 +90,11 @@ struct ApplicationLifecycleEventsTests {
             ])
 
         harness.binoban.applicationWillEnterForeground()
-        await harness.binoban.flush()
+        await harness.binoban.flushAndWait()
         let reopened = try Self.events(ofRequest: 1, in: harness.transport)
         #expect(reopened.map(\.event) == ["Application Opened"])
         #expect(reopened.first?.properties == ["from_background": true, "version": "2.0", "build": "200"])
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("A second launch, a foreground without background and a second background are ignored")
@@ -109,12 +109,12 @@ struct ApplicationLifecycleEventsTests {
         binoban.applicationDidEnterBackground()
         binoban.applicationWillEnterForeground()
         binoban.applicationWillEnterForeground()
-        await binoban.flush()
+        await binoban.flushAndWait()
         #expect(
             try harness.uploadedEvents().map(\.event) == [
                 "Application Installed", "Application Opened", "Application Backgrounded", "Application Opened",
             ])
-        _ = await binoban.shutdown(deadline: .seconds(1))
+        _ = await binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("Launches from many threads at once give one Installed and one Opened")
@@ -132,7 +132,7 @@ struct ApplicationLifecycleEventsTests {
                 }
             }
         }
-        await binoban.flush()
+        await binoban.flushAndWait()
         let names = try harness.uploadedEvents().compactMap(\.event)
         #expect(names.filter { $0 == "Application Installed" }.count == 1)
         #expect(names.filter { $0.hasPrefix("t") }.count == 16)
@@ -142,7 +142,7 @@ struct ApplicationLifecycleEventsTests {
         for (earlier, later) in zip(lifecycle, lifecycle.dropFirst()) {
             #expect(earlier != later, "\(lifecycle)")
         }
-        _ = await binoban.shutdown(deadline: .seconds(1))
+        _ = await binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("Tracking off: no lifecycle event, background still uploads, and version and build are still kept")
@@ -156,9 +156,9 @@ struct ApplicationLifecycleEventsTests {
         harness.binoban.applicationDidEnterBackground()
         _ = try await harness.transport.waitForRequests(count: 1)
         harness.binoban.applicationWillEnterForeground()
-        await harness.binoban.flush()
+        await harness.binoban.flushAndWait()
         #expect(try harness.uploadedEvents().map(\.event) == ["work"])
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
         #expect(try file.store.load().values["applicationBuild"] == "10")
 
         // Turning tracking on later does not mistake this installation for a new one.
@@ -178,13 +178,13 @@ struct ApplicationLifecycleEventsTests {
         binoban.applicationDidFinishLaunching(version: "1.0", build: "10")
         binoban.applicationDidEnterBackground()
         binoban.applicationWillEnterForeground()
-        #expect(await binoban.flush().outcome == .paused, "the background flush came first and was refused too")
+        #expect(await binoban.flushAndWait().outcome == .paused, "the background flush came first and was refused too")
         #expect(harness.transport.requests.isEmpty)
 
         binoban.enabled = true
-        await binoban.flush()
+        await binoban.flushAndWait()
         #expect(try harness.uploadedEvents().map(\.event) == ["before-pause"])
-        _ = await binoban.shutdown(deadline: .seconds(1))
+        _ = await binoban.shutdown(gracePeriod: .seconds(1))
         #expect(try store.load().values["applicationBuild"] == "10")
     }
 
@@ -196,7 +196,7 @@ struct ApplicationLifecycleEventsTests {
         harness.binoban.applicationDidFinishLaunching(version: "1.0", build: "10")
         harness.binoban.applicationDidEnterBackground()
         harness.binoban.applicationWillEnterForeground()
-        #expect(await harness.binoban.flush().outcome == .paused)
+        #expect(await harness.binoban.flushAndWait().outcome == .paused)
         #expect(harness.transport.requests.isEmpty)
         #expect(try store.load().values.isEmpty)
     }
@@ -207,18 +207,18 @@ struct ApplicationLifecycleEventsTests {
         let harness = PipelineHarness(keyValueStore: store)
         await harness.settle()
         harness.binoban.applicationDidFinishLaunching(version: " ", build: "")
-        await harness.binoban.flush()
+        await harness.binoban.flushAndWait()
         #expect(harness.reports.kinds() == [.configurationAdjusted])
         let events = try harness.uploadedEvents()
         #expect(events.map(\.event) == ["Application Installed", "Application Opened"])
         #expect(events.first?.properties == ["version": "", "build": ""])
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
 
         let next = PipelineHarness(keyValueStore: store, random: SeededRandomSource(seed: 3))
         await next.settle()
         next.binoban.applicationDidFinishLaunching(version: "", build: "")
-        await next.binoban.flush()
+        await next.binoban.flushAndWait()
         #expect(try next.uploadedEvents().map(\.event) == ["Application Opened"])
-        _ = await next.binoban.shutdown(deadline: .seconds(1))
+        _ = await next.binoban.shutdown(gracePeriod: .seconds(1))
     }
 }

@@ -75,7 +75,7 @@ struct CallerEncodingTests {
         for index in count..<(2 * count) {
             harness.binoban.track(name: "e", properties: ["i": .int(index), "s": "x\"y"])
         }
-        let result = await harness.binoban.shutdown(deadline: .seconds(60))
+        let result = await harness.binoban.shutdown(gracePeriod: .seconds(60))
         #expect(result.outcome == .completed)
         #expect(result.uploadedEvents == 2 * count)
         #expect(result.droppedEvents == 0)

@@ -65,7 +65,7 @@ struct PipelineHarness {
 
     /// Waits until the startup flush is over, so later uploads are attributable.
     func settle() async {
-        await binoban.flush()
+        await binoban.flushAndWait()
     }
 
     /// Every event uploaded so far, decoded with JSONDecoder.

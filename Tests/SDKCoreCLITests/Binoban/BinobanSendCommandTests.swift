@@ -110,6 +110,75 @@ struct BinobanSendCommandTests {
         #expect(output.status == 1)
         #expect(
             output.standardError.contains("kept in \(directory.url.path) for the next run"), "\(output.standardError)")
+        // The counters say why the status is 1: nothing failed for good, but 3 events were not sent.
+        #expect(output.standardError.contains("0 sent, 0 failed, 3 not sent"), "\(output.standardError)")
+    }
+
+    @Test func theAPIKeyComesFromBINOBAN_API_KEYSoItStaysOutOfTheArguments() async throws {
+        let server = LoopbackHTTPServer(responder: .always(.ok))
+        let port = try server.start()
+        defer { server.stop() }
+        let output = try await SDKCoreProcess.run(
+            ["binoban", "send", "--api-host", "http://127.0.0.1:\(port)", "--source", "SRC", "-"],
+            input: lines(2), environment: ["BINOBAN_API_KEY": "ENVKEY"])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(server.requests.first?.value(forHeader: "Authorization") == "Basic RU5WS0VZOg==")  // ENVKEY:
+        // --api-key still works and wins over the variable.
+        let flagged = try await SDKCoreProcess.run(
+            ["binoban", "send", "--api-host", "http://127.0.0.1:\(port)", "--api-key", "KEY", "--source", "S", "-"],
+            input: lines(1), environment: ["BINOBAN_API_KEY": "ENVKEY"])
+        #expect(flagged.status == 0)
+        #expect(server.requests.last?.value(forHeader: "Authorization") == "Basic S0VZOg==")
+        // Neither: the error names the variable.
+        let missing = try await SDKCoreProcess.run(["binoban", "send", "--dry-run", "--source", "S", "-"], input: "")
+        #expect(missing.status == 64)
+        #expect(missing.standardError.contains("BINOBAN_API_KEY"))
+    }
+
+    @Test func aHostWithoutASchemeGetsANoteSayingWhereBatchesGo() async throws {
+        let server = LoopbackHTTPServer(responder: .always(.ok))
+        let port = try server.start()
+        server.stop()
+        // 127.0.0.1:PORT without http:// is reached over HTTPS; the note says so and gives the plain-HTTP spelling.
+        let output = try await SDKCoreProcess.run(
+            ["binoban", "send", "--max-retries", "0", "--api-host", "127.0.0.1:\(port)", "--source", "S", "-"],
+            input: lines(1), environment: ["BINOBAN_API_KEY": "K"])
+        #expect(output.standardError.contains("note: --api-host '127.0.0.1:\(port)' has no scheme"))
+        #expect(output.standardError.contains("write http://127.0.0.1:\(port)"))
+        // With a scheme there is no note.
+        let live = LoopbackHTTPServer(responder: .always(.ok))
+        let livePort = try live.start()
+        defer { live.stop() }
+        let quiet = try await SDKCoreProcess.run(
+            ["binoban", "send", "--api-host", "http://127.0.0.1:\(livePort)", "--source", "S", "-"],
+            input: lines(1), environment: ["BINOBAN_API_KEY": "K"])
+        #expect(quiet.status == 0)
+        #expect(!quiet.standardError.contains("note:"))
+    }
+
+    @Test func progressShowsTheRateAndThePercentageOfAFile() async throws {
+        let server = LoopbackHTTPServer(responder: .always(.ok))
+        let port = try server.start()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try directory.write("events.jsonl", lines(30))
+        let output = try await SDKCoreProcess.run(
+            [
+                "binoban", "send", "--progress", "plain", "--api-host", "http://127.0.0.1:\(port)", "--source", "S",
+                file,
+            ],
+            environment: ["BINOBAN_API_KEY": "K"])
+        #expect(output.status == 0, "\(output.standardError)")
+        let last = try #require(output.standardError.split(separator: "\n").last { $0.hasPrefix("progress: ") })
+        #expect(last.hasPrefix("progress: read 30 (100 %) · stored 30 · sent 30 · failed 0 · "), "\(last)")
+        #expect(last.hasSuffix(" events/s"))
+        // From a pipe the size is unknown: no percentage.
+        let piped = try await SDKCoreProcess.run(
+            ["binoban", "send", "--progress", "plain", "--api-host", "http://127.0.0.1:\(port)", "--source", "S", "-"],
+            input: lines(3), environment: ["BINOBAN_API_KEY": "K"])
+        let pipedLast = try #require(piped.standardError.split(separator: "\n").last { $0.hasPrefix("progress: ") })
+        #expect(pipedLast.hasPrefix("progress: read 3 · stored 3"), "\(pipedLast)")
     }
 
     @Test func usageErrorsAndUnreadableInputHaveTheirStatuses() async throws {

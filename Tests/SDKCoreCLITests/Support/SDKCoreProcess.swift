@@ -25,14 +25,24 @@ enum SDKCoreProcess {
     /// Runs `sdkcore arguments…`, feeding `input` on standard input, and waits for it to exit. The blocking
     /// reads and the wait run on a Dispatch thread: a test blocking one of the cooperative pool's few threads for
     /// a child's lifetime would stall every other test of the run.
-    static func run(_ arguments: [String], input: String? = nil) async throws -> Output {
-        try await onBlockingThread { try runBlocking(arguments, input: input) }
+    ///
+    /// The child gets this process's environment without `BINOBAN_API_KEY`, plus `environment`.
+    static func run(
+        _ arguments: [String], input: String? = nil, environment: [String: String] = [:]
+    ) async throws -> Output {
+        try await onBlockingThread { try runBlocking(arguments, input: input, environment: environment) }
     }
 
-    private static func runBlocking(_ arguments: [String], input: String?) throws -> Output {
+    private static func runBlocking(_ arguments: [String], input: String?, environment: [String: String]) throws
+        -> Output
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        var childEnvironment = ProcessInfo.processInfo.environment
+        childEnvironment["BINOBAN_API_KEY"] = nil
+        childEnvironment.merge(environment) { _, new in new }
+        process.environment = childEnvironment
         let output = Pipe()
         let error = Pipe()
         let standardInput = Pipe()

@@ -138,8 +138,8 @@ struct BinobanChaosTests {
         configuration.transport = transport
         configuration.storageDirectory = directory
         // Short backoffs keep the test quick; Retry-After windows are honoured at full length.
-        configuration.backoffBaseMillis = 20
-        configuration.backoffMaxMillis = 200
+        configuration.backoffBase = .milliseconds(20)
+        configuration.backoffMax = .milliseconds(200)
         // Small batches (about 17 events) so that the mix meets a hundred requests and more.
         configuration.storageLimits.maxBatchBytes = 10_000
         configuration.errorHandler = { error in reports.withLock { $0.append(error) } }
@@ -150,10 +150,10 @@ struct BinobanChaosTests {
         // Awaited flushes end early when a batch is kept after its retries; flush again until all is settled.
         var rounds = 0
         while binoban.statistics.uploadedEvents + binoban.statistics.dropped.total < tracked, rounds < 200 {
-            _ = await binoban.flush()
+            _ = await binoban.flushAndWait()
             rounds += 1
         }
-        _ = await binoban.shutdown(deadline: .seconds(5))
+        _ = await binoban.shutdown(gracePeriod: .seconds(5))
 
         let statistics = binoban.statistics
         let delivered = ingest.delivered

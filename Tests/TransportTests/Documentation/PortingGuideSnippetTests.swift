@@ -168,9 +168,9 @@ enum PortingGuideSnippets {
         NotificationInteractionManager.shared.resetToDefault()
     }
 
-    /// `flush()` in async code: the awaiting overload, as the guide says.
+    /// Waiting for the upload in async code, as the guide says.
     static func flushInAsyncCode(_ binoban: Binoban) async {
-        _ = await binoban.flush()
+        _ = await binoban.flushAndWait()
     }
 }
 

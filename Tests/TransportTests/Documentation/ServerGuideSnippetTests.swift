@@ -103,7 +103,7 @@ struct ServerGuideSnippetTests {
         #expect((identityMode as? NSNumber)?.intValue == 0o600)
 
         // After run() returned the instance is stopped for good: shutdown has nothing left to do.
-        #expect(await binoban.shutdown(deadline: .seconds(1)).outcome == .interrupted)
+        #expect(await binoban.shutdown(gracePeriod: .seconds(1)).outcome == .interrupted)
     }
 
     @Test("The server-rendered placement link is the SDK's URL; an absent view and layout id give nil")

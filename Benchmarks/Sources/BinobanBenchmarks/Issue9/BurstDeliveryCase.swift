@@ -4,7 +4,7 @@
 /// The producer calls `track(name:properties:)` (the seed's synchronous call) or, with `awaitingRoom`,
 /// `await trackAwaitingRoom(name:properties:)`, `events` times in a row, then nothing: no `flush()`, so the
 /// defaults (`flushAt`, `flushInterval`) decide when the rest goes; with `flushesAfterBurst`, one
-/// `await flush()` follows the burst. The sample ends when the ingest holds every
+/// `await flushAndWait()` follows the burst. The sample ends when the ingest holds every
 /// event, or when every event is accounted for (delivered or counted as dropped), or after 40 s without a new
 /// delivery, or after 10 minutes. The value is the seconds until the last event arrived; each sample also prints
 /// lost = tracked − distinct delivered, the drops `statistics` counted and the drops the error handler was told
@@ -12,11 +12,11 @@
 struct BurstDeliveryCase: BenchmarkCase {
     var events: Int
     var awaitingRoom: Bool = false
-    /// Whether the producer calls `await flush()` once after its last `track()` (an API call, not a setting).
+    /// Whether the producer calls `await flushAndWait()` once after its last `track()` (an API call, not a setting).
     var flushesAfterBurst: Bool = false
     var name: String {
         "issue 9: seconds until a 127.0.0.1 ingest holds a \(events)-event burst of "
-            + (awaitingRoom ? "trackAwaitingRoom()" : "track()") + (flushesAfterBurst ? " + await flush()" : "")
+            + (awaitingRoom ? "trackAwaitingRoom()" : "track()") + (flushesAfterBurst ? " + await flushAndWait()" : "")
             + " (defaults)"
     }
     var unit: String { "s" }
@@ -49,7 +49,7 @@ struct BurstDeliveryCase: BenchmarkCase {
         let trackedSeconds = seconds(from: start, to: clock.now)
         var flushText = ""
         if flushesAfterBurst {
-            let result = await binoban.flush()
+            let result = await binoban.flushAndWait()
             flushText = " flush \(result.outcome) uploaded \(result.uploadedEvents) dropped \(result.droppedEvents),"
         }
         let count = events

@@ -26,7 +26,7 @@ struct DefaultInstance {
 
     /// Shuts the instance down and removes its directory.
     func finish() async {
-        _ = await binoban.shutdown(deadline: .seconds(5))
+        _ = await binoban.shutdown(gracePeriod: .seconds(5))
         directory.remove()
     }
 
