@@ -16,6 +16,8 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     private var summaryDeadline: C.Instant?
     private var inFlight = 0
     private var started = false
+    /// Callers of `start()` that arrived while the first one was opening the storage; `nil` once it is open.
+    private var startWaiters: [CheckedContinuation<Void, Never>]? = []
     private var finished = false
     private var quietWaiters: [CheckedContinuation<Void, Never>] = []
     private var finishWaiters: [CheckedContinuation<Void, Never>] = []
@@ -27,18 +29,24 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         metrics = parts.configuration.metricsObserver.map(BinobanMetricsPublisher.init(observer:))
     }
 
+    /// Opens the storage and starts the machine; a caller arriving while another opens it waits for the opening.
     func start() async {
-        guard !started else { return }
+        guard !started else {
+            if startWaiters != nil { await withCheckedContinuation { startWaiters?.append($0) } }
+            return
+        }
         started = true
         let open = parts.openStorage
         storage = await parts.worker.run { open() }
         buffer = WriteStageBuffer(for: parts)
         parts.intake.setOnWork { Task { await self.feed(.intakeHasWork) } }
         feed(.started)
+        for waiter in startWaiters ?? [] { waiter.resume() }
+        startWaiters = nil
     }
 
     func shutdown(deadline: Duration) async -> BinobanFlushResult {
-        if !started { await start() }
+        await start()
         let (waiters, intake, id) = (parts.waiters, parts.intake, parts.waiters.makeID())
         let stopAt = clock.now.advanced(by: deadline)
         // The ticket goes in before the intake closes, so the final flush covers every accepted event.

@@ -18,8 +18,8 @@ struct LogHookTests {
         harness.binoban.track(name: "paused 1")
         harness.binoban.track(name: "paused 2")
         harness.binoban.enabled = true
-        await harness.binoban.flush()
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        await harness.binoban.flushAndWait()
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
 
         let reports = harness.reports.all
         let records = logs.records
@@ -54,9 +54,9 @@ struct LogHookTests {
         binoban.enabled = false
         binoban.track(name: "paused", properties: ["card": .string(secrets[3])])
         binoban.enabled = true
-        await binoban.flush()
-        await binoban.flush()
-        await binoban.flush()
+        await binoban.flushAndWait()
+        await binoban.flushAndWait()
+        await binoban.flushAndWait()
 
         var keys = BinobanPushPayloadKeys.standard
         keys.notificationUuid = keys.source
@@ -72,7 +72,7 @@ struct LogHookTests {
         _ = await notifications.onApplicationDidReceiveRemoteNotification(userInfo: userInfo).value
         _ = await BinobanNotifications(logHandler: logs).onApplicationDidReceiveRemoteNotification(userInfo: userInfo)
             .value
-        _ = await binoban.shutdown(deadline: .seconds(1))
+        _ = await binoban.shutdown(gracePeriod: .seconds(1))
 
         let lines =
             logs.records.flatMap { [$0.message] + $0.metadata.keys + $0.metadata.values }

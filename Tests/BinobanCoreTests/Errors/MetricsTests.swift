@@ -13,13 +13,13 @@ struct BinobanMetricsTests {
         let harness = PipelineHarness(script: [400]) { $0.metricsObserver = metrics }
         await harness.settle()
         for index in 0..<3 { harness.binoban.track(name: "first \(index)") }
-        await harness.binoban.flush()
+        await harness.binoban.flushAndWait()
         harness.binoban.enabled = false
         harness.binoban.track(name: "paused")
         harness.binoban.enabled = true
         for index in 0..<4 { harness.binoban.track(name: "second \(index)") }
-        await harness.binoban.flush()
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        await harness.binoban.flushAndWait()
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
 
         let statistics = harness.binoban.statistics
         #expect(statistics.uploadedEvents == 4 && statistics.dropped.rejected == 3 && statistics.dropped.paused == 1)
@@ -48,7 +48,7 @@ struct BinobanMetricsTests {
         let harness = PipelineHarness(script: [503, 200]) { $0.metricsObserver = metrics }
         await harness.settle()
         harness.binoban.track(name: "x")
-        let flushing = Task { await harness.binoban.flush() }
+        let flushing = Task { await harness.binoban.flushAndWait() }
         while harness.binoban.statistics.requests.transientFailures == 0 { await Task.yield() }
         while harness.binoban.statistics.uploadedEvents == 0 {
             harness.clock.advance(by: .seconds(1))
@@ -59,6 +59,6 @@ struct BinobanMetricsTests {
         #expect(metrics.counter("binoban_requests_total", ["outcome": "transientFailure"]) == 1)
         #expect(harness.binoban.statistics.retryWaits == 1)
         _ = await flushing.value
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 }

@@ -42,6 +42,20 @@ struct LifecycleTests {
         try await clock.waitUntilSleepers { $0.isEmpty }
     }
 
+    @Test(
+        "run() cancelled while the automatic start is still opening the storage drains and returns",
+        .timeLimit(.minutes(1)))
+    func runDuringAutomaticStart() async throws {
+        for _ in 0..<50 {
+            let harness = PipelineHarness()
+            harness.binoban.track(name: "early")
+            let running = Task { try await harness.binoban.run() }
+            running.cancel()
+            try await running.value
+            #expect(try harness.uploadedEvents().map(\.event) == ["early"])
+        }
+    }
+
     @Test("A second concurrent run() throws alreadyRunning")
     func runTwice() async throws {
         // Manual start: the timer sleeper appears only once the first run() has claimed the instance.
@@ -54,7 +68,7 @@ struct LifecycleTests {
         }
     }
 
-    @Test("shutdown(deadline:) gives up when the deadline passes first and keeps the batch")
+    @Test("shutdown(gracePeriod:) gives up when the deadline passes first and keeps the batch")
     func shutdownDeadline() async throws {
         let harness = PipelineHarness(defaultAnswer: 503, random: FixedRandomSource(unitValues: [0.5]))
         await harness.settle()

@@ -137,7 +137,7 @@ struct IdentityTests {
         harness.binoban.server.screen(
             title: "Cart", properties: ["items": 1] as [String: Any], as: BinobanEventIdentity(userId: "customer-3"))
         harness.binoban.track(name: "bought", properties: ["total": 9] as [String: Any], as: customer)
-        await harness.binoban.flush()
+        await harness.binoban.flushAndWait()
 
         let events = try harness.uploadedEvents().dropFirst()
         #expect(events.map(\.type) == ["identify", "identify", "track", "track", "track"])
@@ -153,7 +153,7 @@ struct IdentityTests {
         #expect(harness.binoban.userId() == "own-user")
         #expect(harness.binoban.traits() == ["plan": "own"])
         #expect(harness.binoban.anonymousId() == own)
-        _ = await harness.binoban.shutdown(deadline: .seconds(1))
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test(
