@@ -4,10 +4,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A context provider that works without platform frameworks: the process name as app name, the operating
-/// system from `ProcessInfo`, the locale from `LANG`, and the time zone from `TimeZone.current`.
-public struct DefaultContextProvider: BinobanContextProvider {
-    /// Creates the default provider.
+/// A context provider that describes the running process without platform frameworks: the process name as
+/// app name, the operating system from `ProcessInfo`, the locale from `LANG`, and the time zone from
+/// `TimeZone.current`.
+///
+/// ``DefaultContextProvider`` uses it on Apple platforms. A server that wants its own host described in
+/// every event sets it explicitly: `config.contextProvider = ProcessContextProvider()`.
+public struct ProcessContextProvider: BinobanContextProvider {
+    /// Creates the provider.
     public init() {}
 
     /// Describes the current process and system.
