@@ -1,3 +1,4 @@
+import BinobanCoreTesting
 import Foundation
 import TestSupport
 import Testing
@@ -91,5 +92,42 @@ struct GzipTests {
         #expect(Gzip.compress(events).count * 5 < events.count)
         let noise = inputs.first { $0.0 == "incompressible 100 KB" }!.1
         #expect(Gzip.compress(noise).count < noise.count + noise.count / 100)
+    }
+}
+
+@Suite("The test kit's gzip decoder")
+struct GzipBodyTests {
+    @Test("It reads what Python's gzip module writes at every level, and what the SDK writes")
+    func readsZlibAndOwnOutput() throws {
+        let text = Array(String(repeating: #"{"type":"track","event":"e","properties":{"i":1}},"#, count: 500).utf8)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("input")
+        try Data(text).write(to: input)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            "import gzip,sys\nd=open(sys.argv[1],'rb').read()\nfor l in (0,1,6,9): open(sys.argv[1]+str(l),'wb').write(gzip.compress(d,l))",
+            input.path,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        for level in [0, 1, 6, 9] {
+            let member = try Data(contentsOf: directory.appendingPathComponent("input\(level)"))
+            #expect(try GzipBody.decompress(member) == Data(text), "level \(level)")
+        }
+        #expect(try GzipBody.decompress(Data(Gzip.compress(text))) == Data(text))
+    }
+
+    @Test("A damaged member is an error, not a crash")
+    func damagedMembers() {
+        var member = Gzip.compress(Array("hello hello hello hello".utf8))
+        member[member.count - 5] ^= 0xFF
+        #expect(throws: GzipBody.DecodingError.self) { try GzipBody.decompress(Data(member)) }
+        #expect(throws: GzipBody.DecodingError.self) { try GzipBody.decompress(Data(member.prefix(12))) }
+        #expect(throws: GzipBody.DecodingError.self) { try GzipBody.decompress(Data("{}".utf8)) }
     }
 }

@@ -2,13 +2,15 @@ import Foundation
 
 /// Decompresses gzip members with `python3`'s `gzip` module (zlib underneath), the reference the encoder is
 /// checked against. One child process handles a whole list of members, so a test starts Python once.
-enum PythonGunzip {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+package enum PythonGunzip {
+    /// Python was missing or rejected a member; the description is its error output.
+    package struct Failure: Error, CustomStringConvertible {
+        /// Python's error output, shortened.
+        package let description: String
     }
 
     /// The decompressed bytes of each member, in order; throws when Python is missing or rejects a member.
-    static func decompress(_ members: [[UInt8]]) throws -> [[UInt8]] {
+    package static func decompress(_ members: [[UInt8]]) throws -> [[UInt8]] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "gunzip-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
