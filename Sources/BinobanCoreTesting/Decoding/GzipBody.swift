@@ -5,7 +5,7 @@ public import Foundation
 #endif
 
 /// Decompresses gzip request bodies (RFC 1952 around RFC 1951 DEFLATE), so tests and test ingests can read
-/// what an instance with ``Configuration/compressesUploads`` sends.
+/// what an instance with `Configuration.compressesUploads` sends.
 ///
 /// A plain decoder written for tests: it checks the CRC-32 and the length, and throws on anything malformed.
 ///
