@@ -46,5 +46,11 @@ let package = Package(
         fuzzTarget("FuzzBatchStorage", [.product(name: "BinobanCore", package: sdk)]),
         fuzzTarget("FuzzIdentityFile", [.product(name: "BinobanCore", package: sdk)]),
         fuzzTarget("FuzzHTTPRequest", [.product(name: "LoopbackHTTP", package: sdk)]),
+        fuzzTarget(
+            "FuzzGzip",
+            [
+                .product(name: "BinobanCore", package: sdk), .product(name: "BinobanCoreTesting", package: sdk),
+                .product(name: "SDKCoreCommon", package: sdk),
+            ]),
     ]
 )

@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 seconds=${1:-60}
 [[ $# -gt 0 ]] && shift
 all=(FuzzJSONParser FuzzJSONConversion FuzzFalconBridge FuzzFalconAttributes FuzzPushPayload FuzzBatchStorage
-    FuzzIdentityFile FuzzHTTPRequest)
+    FuzzIdentityFile FuzzHTTPRequest FuzzGzip)
 if [[ $# -gt 0 ]]; then targets=("$@"); else targets=("${all[@]}"); fi
 
 # The Swift runtime's backtracer would otherwise hang after a crash instead of letting libFuzzer report it.

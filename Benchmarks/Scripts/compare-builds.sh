@@ -10,6 +10,8 @@
 # both builds share (TrackCallsCase, DurableWriteCase), so the workload is identical. Beside each invocation
 # the script prints the process's CPU time (user + system, warm-up and setup included, from /usr/bin/time),
 # which is less sensitive than wall time to the other processes on a shared machine.
+# COMPARE_FILTERS overrides the cases: filters separated by "|", for example
+#   COMPARE_FILTERS="100000-event burst of track() (defaults)|body bytes per event" compare-builds.sh OLD NEW 5
 set -eu
 old=$1
 new=$2
@@ -18,7 +20,10 @@ i=1
 while [ "$i" -le "$samples" ]; do
     for build in old new; do
         if [ "$build" = old ]; then binary=$old; else binary=$new; fi
-        for filter in "track() calls/s" "durably written"; do
+        old_ifs=$IFS
+        IFS='|'
+        for filter in ${COMPARE_FILTERS:-"track() calls/s|durably written"}; do
+            IFS=$old_ifs
             cpu=$(mktemp)
             BENCH_SAMPLES=1 BENCH_FILTER="$filter" /usr/bin/time -f '%U %S' -o "$cpu" "$binary" \
                 | grep -v '^Binoban benchmarks' | while IFS= read -r line; do
@@ -26,7 +31,9 @@ while [ "$i" -le "$samples" ]; do
                 done
             echo "sample $i $build: process CPU for \"$filter\": $(awk '{ print $1 + $2 }' "$cpu") s"
             rm -f "$cpu"
+            IFS='|'
         done
+        IFS=$old_ifs
     done
     i=$((i + 1))
 done

@@ -84,16 +84,18 @@ func eventsPerSecondStored(
     return Double(count) / seconds
 }
 
-/// Upload body bytes per event, envelope included, for events with three small properties.
+/// Upload body bytes per event, envelope included, for events with three small properties; with `compressed`,
+/// the gzip body's bytes (``Configuration/compressesUploads``).
 struct BodyBytesCase: BenchmarkCase {
-    var name: String { "body bytes per event (3 small properties, default context)" }
+    var compressed = false
+    var name: String { "body bytes per event (3 small properties, default context)" + (compressed ? ", gzip" : "") }
     var unit: String { "bytes/event" }
     var higherIsBetter: Bool { false }
     var target: Double? { nil }
 
     func sample() async -> Double {
         let transport = ScriptedTransport()
-        let binoban = Instances.make(storage: InMemoryEventStorage(), transport: transport)
+        let binoban = Instances.make(storage: InMemoryEventStorage(), transport: transport, compressed: compressed)
         for index in 0..<1000 {
             binoban.track(name: "purchase", properties: Instances.properties(index))
         }

@@ -6,7 +6,8 @@ enum Instances {
         storage: any BinobanEventStorage,
         transport: (any BinobanEventTransport)? = nil,
         capacity: Int = 1000,
-        limits: BinobanStorageLimits = BinobanStorageLimits()
+        limits: BinobanStorageLimits = BinobanStorageLimits(),
+        compressed: Bool = false
     ) -> Binoban {
         var configuration = Configuration(apiKey: "BENCH_KEY", sourceIdentifier: "bench-source")
         configuration.apiHost = "127.0.0.1"
@@ -17,6 +18,7 @@ enum Instances {
         configuration.writeStageCapacity = capacity
         configuration.flushAt = 1_000_000
         configuration.flushInterval = 3600
+        if compressed { configuration.compressesUploads = true }
         // Diagnostic: BENCH_NO_DRIVER=1 measures the caller's cost alone (the write stage overflows and drops).
         configuration.startsAutomatically = environment("BENCH_NO_DRIVER") == nil
         return Binoban.create(configuration: configuration)

@@ -45,7 +45,9 @@ let cases: [any BenchmarkCase] = [
     BurstDeliveryCase(events: 1_000_000, flushesAfterBurst: true),
     BurstDeliveryCase(events: 100_000, awaitingRoom: true, flushesAfterBurst: true),
     BurstDeliveryCase(events: 1_000_000, awaitingRoom: true, flushesAfterBurst: true),
+    BurstDeliveryCase(events: 100_000, compressed: true),
     BodyBytesCase(),
+    BodyBytesCase(compressed: true),
     UntrustedJSONCase(),
 ]
 

@@ -57,6 +57,12 @@ public struct Configuration: Sendable {
     public var maxConcurrentUploads: Int = Configuration.platformConcurrentUploads
     /// At most this many batches are uploaded per flush. Default 20.
     public var maxFilesPerFlush: Int = 20
+    /// Whether upload bodies are gzip-compressed and sent with `Content-Encoding: gzip`. Default `false`.
+    ///
+    /// A batch of small events shrinks to about a tenth. Turn it on when the ingest accepts gzip request
+    /// bodies (Segment-compatible ingests do); an ingest that does not answers with an error, and a rejected
+    /// batch is dropped. Decision 0212 records why it is off by default.
+    public var compressesUploads: Bool = false
     /// Whether `context.device.id` carries a persisted random device identifier (otherwise the anonymousId).
     public var collectDeviceId: Bool = true
     /// Whether application lifecycle events are tracked when the host reports lifecycle. Default `true`.

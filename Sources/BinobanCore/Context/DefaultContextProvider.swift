@@ -1,48 +1,19 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-/// A context provider that works without platform frameworks: the process name as app name, the operating
-/// system from `ProcessInfo`, the locale from `LANG`, and the time zone from `TimeZone.current`.
+/// The default ``Configuration/contextProvider``: on Apple platforms the app, device type, OS, locale and
+/// time zone of the process (``ProcessContextProvider``); elsewhere (a server) nothing.
+///
+/// A server's events describe its users, and the server's own process name, kernel version, `LANG` and
+/// time zone are none of theirs, so on Linux an event's `context` carries only `library` and `device.id`,
+/// as Segment's server libraries send (Decision 0212). Supply a provider to describe more.
 public struct DefaultContextProvider: BinobanContextProvider {
     /// Creates the default provider.
     public init() {}
 
-    /// Describes the current process and system.
+    /// The process's description on Apple platforms; an empty context elsewhere.
     public func staticContext() -> BinobanStaticContext {
-        let info = ProcessInfo.processInfo
-        let environment = info.environment
-        #if os(Linux)
-        let systemName = "Linux"
-        let deviceType = "linux"
-        #elseif os(macOS)
-        let systemName = "macOS"
-        let deviceType = "macos"
-        #elseif os(iOS)
-        let systemName = "iOS"
-        let deviceType = "ios"
+        #if canImport(Darwin)
+        return ProcessContextProvider().staticContext()
         #else
-        let systemName = "unknown"
-        let deviceType = "unknown"
+        return BinobanStaticContext()
         #endif
-        let version = info.operatingSystemVersion
-        return BinobanStaticContext(
-            app: .init(name: info.processName),
-            device: .init(type: deviceType),
-            os: .init(
-                name: systemName, version: "\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"),
-            locale: Self.locale(fromLanguage: environment["LC_ALL"] ?? environment["LANG"]),
-            timezone: TimeZone.current.identifier
-        )
-    }
-
-    /// `en_US.UTF-8` → `en-US`; `C`, `POSIX` and blank → `nil`.
-    static func locale(fromLanguage language: String?) -> String? {
-        guard let language, !language.isEmpty else { return nil }
-        let base = language.split(separator: ".").first.map(String.init) ?? language
-        let tag = String((base.split(separator: "@").first.map(String.init) ?? base).map { $0 == "_" ? "-" : $0 })
-        return tag == "C" || tag == "POSIX" || tag.isEmpty ? nil : tag
     }
 }

@@ -6,8 +6,10 @@ import Foundation
 
 /// Encodes events as compact JSON in the Segment tracking-API shape, by hand.
 ///
-/// Everything that is the same for every event of an instance (library, instanceId, app, os, locale,
-/// timezone, the static device fields) is encoded once at creation.
+/// Everything that is the same for every event of an instance (library, app, os, locale, timezone, the
+/// static device fields) is encoded once at creation. An event carries only what an ingest reads
+/// (Decision 0212): no `_metadata` (device-mode destination bookkeeping, always empty here), no empty
+/// `integrations`, no per-instance `instanceId`, and no empty `context` member.
 struct EventEncoder: Sendable {
     /// The library name sent in `context.library.name`.
     static let libraryName = "binoban-core-swift"
@@ -19,18 +21,13 @@ struct EventEncoder: Sendable {
     /// The persisted device id, or `nil` to use each event's anonymousId.
     private let deviceId: String?
 
-    private static let suffix: [UInt8] = Array(
-        #","integrations":{},"_metadata":{"bundled":[],"unbundled":[],"bundledIds":[]}}"#.utf8
-    )
-
-    init(context: BinobanStaticContext, instanceId: String, deviceId: String?) {
+    init(context: BinobanStaticContext, deviceId: String?) {
         var bytes: [UInt8] = []
         bytes.append(contentsOf: #""context":{"library":{"name":"#.utf8)
         JSONWriter.appendString(Self.libraryName, to: &bytes)
         bytes.append(contentsOf: #","version":"#.utf8)
         JSONWriter.appendString(Binoban.version, to: &bytes)
-        bytes.append(contentsOf: #"},"instanceId":"#.utf8)
-        JSONWriter.appendString(instanceId, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
         Self.appendObject(
             "app",
             [
@@ -110,7 +107,7 @@ struct EventEncoder: Sendable {
         event.encodedWhole = true
     }
 
-    /// Everything after the timestamp: identity, traits, context, and the constant suffix.
+    /// Everything after the timestamp: identity, traits and context, and the closing brace.
     private func appendTail(of event: PendingEvent, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: #","anonymousId":"#.utf8)
         FastJSON.appendString(event.anonymousId, to: &bytes)
@@ -131,8 +128,7 @@ struct EventEncoder: Sendable {
             bytes.append(contentsOf: #","token":"#.utf8)
             FastJSON.appendString(token, to: &bytes)
         }
-        bytes.append(contentsOf: "}}".utf8)
-        bytes.append(contentsOf: Self.suffix)
+        bytes.append(contentsOf: "}}}".utf8)
     }
 
     /// Appends the members of a track event that do not depend on the identity or the instance:

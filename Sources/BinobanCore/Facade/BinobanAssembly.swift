@@ -100,7 +100,8 @@ enum BinobanAssembly {
             requestBuilder: UploadRequestBuilder(
                 endpoint: endpoint,
                 apiKey: configuration.apiKey,
-                writeKey: configuration.sourceIdentifier
+                writeKey: configuration.sourceIdentifier,
+                compresses: configuration.compressesUploads
             ),
             keyValueStore: keyValueStore,
             openStorage: openStorage,

@@ -33,7 +33,7 @@ struct WriteStageBuffer {
         let deviceId = configuration.collectDeviceId ? parts.intake.identity.deviceId : nil
         self.init(
             encoder: EventEncoder(
-                context: configuration.contextProvider.staticContext(), instanceId: parts.instanceId,
+                context: configuration.contextProvider.staticContext(),
                 deviceId: deviceId),
             intake: parts.intake)
         parts.intake.setEncoder(encoder)

@@ -12,9 +12,11 @@ public struct BinobanTransportRequest: Sendable, Hashable {
     public var url: URL
     /// The HTTP method; always `POST` today.
     public var method: String
-    /// Request headers: `Content-Type`, `User-Agent` and `Authorization`.
+    /// Request headers: `Content-Type`, `User-Agent`, `Authorization`, and `Content-Encoding: gzip` when
+    /// ``Configuration/compressesUploads`` is set.
     public var headers: [String: String]
-    /// The batch envelope `{"batch":[…],"sentAt":"…","writeKey":"…"}`.
+    /// The batch envelope `{"batch":[…],"sentAt":"…","writeKey":"…"}`, gzip-compressed when
+    /// ``Configuration/compressesUploads`` is set.
     public var body: Data
 
     /// Creates an upload request.

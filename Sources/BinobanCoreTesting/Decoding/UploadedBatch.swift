@@ -13,9 +13,10 @@ public struct UploadedBatch: Sendable, Hashable, Decodable {
     /// The source identifier.
     public var writeKey: String
 
-    /// Decodes a request body.
+    /// Decodes a request body; a gzip body (``GzipBody/isCompressed(_:)``) is decompressed first.
     public static func decode(_ body: Data) throws -> UploadedBatch {
-        try JSONDecoder().decode(UploadedBatch.self, from: body)
+        let json = GzipBody.isCompressed(body) ? try GzipBody.decompress(body) : body
+        return try JSONDecoder().decode(UploadedBatch.self, from: json)
     }
 }
 
@@ -39,10 +40,10 @@ public struct UploadedEvent: Sendable, Hashable, Decodable {
     public var userId: String?
     /// The context.
     public var context: JSONValue
-    /// Always `{}`.
-    public var integrations: JSONValue
-    /// Always `{"bundled":[],"unbundled":[],"bundledIds":[]}`.
-    public var metadata: JSONValue
+    /// `integrations`; `nil`, since the SDK leaves the empty object out (Decision 0212).
+    public var integrations: JSONValue?
+    /// `_metadata`; `nil`, since the SDK no longer sends the always-empty destination lists (Decision 0212).
+    public var metadata: JSONValue?
 
     private enum CodingKeys: String, CodingKey {
         case type, event, properties, traits, messageId, timestamp, anonymousId, userId, context, integrations

@@ -59,6 +59,9 @@ public struct BinobanScenario: Sendable, Hashable {
         public var transportDefault: TransportAnswer = .status(200, headers: [:])
         /// The notification layer the runner creates beside the instance.
         public var notifications = Notifications()
+        /// `Configuration.compressesUploads`. Default `false`; the recorded requests' events are decoded from
+        /// the gzip body either way.
+        public var compressesUploads = false
         /// `Configuration.trackApplicationLifecycleEvents`. Default `true`.
         public var trackApplicationLifecycleEvents = true
         /// The version and build an earlier launch left in the key-value store; `nil` (the default) for a

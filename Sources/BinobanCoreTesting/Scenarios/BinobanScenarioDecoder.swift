@@ -81,7 +81,7 @@ public enum BinobanScenarioDecoder: Sendable {
             "apiKey", "sourceIdentifier", "apiHost", "flushAt", "flushInterval", "uploadMaxRetries",
             "backoffBaseMillis", "backoffMaxMillis", "maxFilesPerFlush", "maxEventBytes", "wallClockStartMs",
             "maxFinishedBatches", "maxTotalBytes", "retryAfterLimitMillis", "maxConcurrentUploads", "backpressure",
-            "writeStageCapacity",
+            "writeStageCapacity", "compressesUploads",
             "random", "transport", "notifications", "trackApplicationLifecycleEvents", "storedApplication",
         ])
         if let value = try reader.string("apiKey") { config.apiKey = value }
@@ -138,6 +138,7 @@ public enum BinobanScenarioDecoder: Sendable {
         if let notifications = try reader.child("notifications") {
             config.notifications = try decodeNotifications(notifications)
         }
+        if let value = try reader.bool("compressesUploads") { config.compressesUploads = value }
         if let value = try reader.bool("trackApplicationLifecycleEvents") {
             config.trackApplicationLifecycleEvents = value
         }

@@ -44,6 +44,7 @@ public enum BinobanScenarioRunner: Sendable {
             config.storedApplication.map { .recordedApplication(version: $0.version, build: $0.build) }
                 ?? BinobanKeyValueSnapshot())
         configuration.trackApplicationLifecycleEvents = config.trackApplicationLifecycleEvents
+        configuration.compressesUploads = config.compressesUploads
         configuration.transport = transport
         configuration.clock = clock
         configuration.wallClock = clock

@@ -48,7 +48,6 @@ struct GoldenBatchTests {
         let batch = try #require(envelope["batch"]?.arrayValue)
         #expect(batch.count == 4)
 
-        let instanceId = try #require(batch[0]["context"]?["instanceId"]?.stringValue)
         let deviceId = binoban.deviceId()
         let anonymousId = binoban.anonymousId()
         func context(token: String?) -> JSONValue {
@@ -58,7 +57,6 @@ struct GoldenBatchTests {
             if let token { device["token"] = .string(token) }
             return [
                 "library": ["name": "binoban-core-swift", "version": .string(Binoban.version)],
-                "instanceId": .string(instanceId),
                 "app": ["name": "Demo", "version": "1.2", "build": "42", "namespace": "io.example.demo"],
                 "os": ["name": "iOS", "version": "17.5"],
                 "locale": "en-US",
@@ -66,13 +64,10 @@ struct GoldenBatchTests {
                 "device": .object(device),
             ]
         }
-        let metadata: JSONValue = ["bundled": [], "unbundled": [], "bundledIds": []]
-
         let identify = batch[0]
         #expect(
             Set(identify.objectValue?.keys.map { $0 } ?? []) == [
-                "type", "messageId", "timestamp", "anonymousId", "userId", "traits", "context", "integrations",
-                "_metadata",
+                "type", "messageId", "timestamp", "anonymousId", "userId", "traits", "context",
             ])
         #expect(identify["type"] == "identify")
         #expect(identify["timestamp"] == "2026-08-02T12:00:00.000Z")
@@ -80,8 +75,6 @@ struct GoldenBatchTests {
         #expect(identify["userId"] == "user_123")
         #expect(identify["traits"] == ["email": "test@example.com"])
         #expect(identify["context"] == context(token: nil))
-        #expect(identify["integrations"] == [:])
-        #expect(identify["_metadata"] == metadata)
 
         let track = batch[1]
         #expect(track["type"] == "track")
@@ -105,13 +98,15 @@ struct GoldenBatchTests {
 
         let ids = batch.compactMap { $0["messageId"]?.stringValue }
         #expect(Set(ids).count == 4)
-        for id in ids + [anonymousId, instanceId, deviceId] {
+        for id in ids + [anonymousId, deviceId] {
             #expect(id.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/) != nil)
         }
         _ = await binoban.shutdown(gracePeriod: .seconds(1))
     }
 
-    @Test("userId is omitted when blank, traits when empty; the typed decoder reads every event")
+    @Test(
+        "userId is omitted when blank, traits when empty, and no event carries _metadata or integrations; the typed decoder reads every event"
+    )
     func omissions() async throws {
         let harness = PipelineHarness()
         await harness.settle()
@@ -123,7 +118,7 @@ struct GoldenBatchTests {
         #expect(events.allSatisfy { $0.userId == nil })
         #expect(events[0].traits == nil)
         #expect(events[1].properties == [:])
-        #expect(events.allSatisfy { $0.metadata == ["bundled": [], "unbundled": [], "bundledIds": []] })
+        #expect(events.allSatisfy { $0.metadata == nil && $0.integrations == nil })
         _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 

@@ -23,7 +23,7 @@ struct CallerEncodingTests {
         ] as [JSONValue])
     func sameBytes(properties: JSONValue) {
         let encoder = EventEncoder(
-            context: FixedContextProvider().staticContext(), instanceId: "instance", deviceId: nil)
+            context: FixedContextProvider().staticContext(), deviceId: nil)
         for userId in [nil, "user\n2", "  "] as [String?] {
             let whole = Self.event(properties: properties, userId: userId)
             var head: [UInt8] = []

@@ -14,10 +14,14 @@ struct BurstDeliveryCase: BenchmarkCase {
     var awaitingRoom: Bool = false
     /// Whether the producer calls `await flushAndWait()` once after its last `track()` (an API call, not a setting).
     var flushesAfterBurst: Bool = false
+    /// Whether uploads are gzip-compressed (``Configuration/compressesUploads``, the only setting changed).
+    /// The ingest then keeps each body and decodes them after the sample, so their decoding is charged to
+    /// neither the time nor the CPU figure; the loop ends when the client counts every event uploaded.
+    var compressed: Bool = false
     var name: String {
         "issue 9: seconds until a 127.0.0.1 ingest holds a \(events)-event burst of "
             + (awaitingRoom ? "trackAwaitingRoom()" : "track()") + (flushesAfterBurst ? " + await flushAndWait()" : "")
-            + " (defaults)"
+            + (compressed ? " (defaults + gzip uploads)" : " (defaults)")
     }
     var unit: String { "s" }
     var higherIsBetter: Bool { false }
@@ -31,7 +35,7 @@ struct BurstDeliveryCase: BenchmarkCase {
             return .infinity
         }
         defer { server.stop() }
-        let instance = DefaultInstance(port: port)
+        let instance = DefaultInstance(port: port, compressed: compressed)
         let binoban = instance.binoban
         let clock = ContinuousClock()
         let cpuBefore = processCPUSeconds()
@@ -57,7 +61,7 @@ struct BurstDeliveryCase: BenchmarkCase {
         var lastCount = -1
         let deadline = start.advanced(by: .seconds(600))
         while clock.now < deadline {
-            let delivered = ingest.deliveredBench
+            let delivered = compressed ? binoban.statistics.uploadedEvents : ingest.deliveredBench
             if delivered >= count { break }
             if delivered + binoban.statistics.dropped.total >= binoban.statistics.acceptedEvents,
                 binoban.statistics.queuedEvents == 0, delivered > 0
@@ -77,19 +81,29 @@ struct BurstDeliveryCase: BenchmarkCase {
             }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        let tally = ingest.tally.withLock { $0 }
-        let end = tally.lastDelivery ?? clock.now
-        let elapsed = seconds(from: start, to: end)
+        let ended = ingest.tally.withLock { $0.lastDelivery } ?? clock.now
         let cpu = processCPUSeconds() - cpuBefore
+        let handlerCPU = ingest.tally.withLock { $0.handlerCPUSeconds }
+        let (bodies, wireBytes) = ingest.decodeDeferredBodies()
+        let tally = ingest.tally.withLock { $0 }
+        let elapsed = seconds(from: start, to: ended)
         let statistics = binoban.statistics
         await instance.finish()
         let final = binoban.statistics
         let lost = count - tally.deliveredBench
+        let delivered = max(1, tally.deliveredBench)
+        let perEvent = format(cpu * 1e6 / Double(delivered))
+        let clientPerEvent = format((cpu - handlerCPU) * 1e6 / Double(delivered))
+        let decoded = bodies > 0 ? ", \(bodies) gzip bodies decoded after the sample" : ""
+        let costs: String =
+            "CPU \(format(cpu)) s, \(perEvent) µs CPU per delivered event (\(clientPerEvent) µs without the ingest "
+            + "handler's \(format(handlerCPU)) s), \(tally.requests) requests, "
+            + "\(wireBytes / delivered) wire bytes/event\(decoded)"
+        let outcome: String =
+            "lost \(lost) of \(count), duplicates \(tally.duplicates); statistics: \(statistics.digest); "
+            + "after shutdown: \(final.digest); reported: \(instance.reports.summary); load \(loadAverage())"
         print(
-            "  sample: \(format(elapsed)) s (track loop \(format(trackedSeconds)) s, CPU \(format(cpu)) s),\(flushText) "
-                + "lost \(lost) of \(count), duplicates \(tally.duplicates); statistics: \(statistics.digest); "
-                + "after shutdown: \(final.digest); "
-                + "reported: \(instance.reports.summary); load \(loadAverage())")
+            "  sample: \(format(elapsed)) s (track loop \(format(trackedSeconds)) s, \(costs)),\(flushText) \(outcome)")
         return elapsed
     }
 }

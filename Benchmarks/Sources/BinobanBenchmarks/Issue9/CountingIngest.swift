@@ -1,4 +1,5 @@
 import BinobanCore
+import BinobanCoreTesting
 import LoopbackHTTP
 
 #if canImport(FoundationEssentials)
@@ -40,6 +41,13 @@ final class CountingIngest: Sendable {
         var windowGiven: ContinuousClock.Instant?
         /// When the latest bench event arrived.
         var lastDelivery: ContinuousClock.Instant?
+        /// CPU seconds the ingest's handler spent answering (scanning bodies, counting ids): charged to the
+        /// process, though a remote ingest's work would not be.
+        var handlerCPUSeconds = 0.0
+        /// Body bytes of acknowledged requests, as they came over the wire.
+        var wireBytes = 0
+        /// Acknowledged gzip bodies not yet decoded (see ``decodeDeferredBodies()``).
+        var deferred: [Data] = []
     }
 
     /// The name the benchmark producers give their events, so the count ignores anything else the SDK sends.
@@ -68,6 +76,15 @@ final class CountingIngest: Sendable {
     }
 
     private func answer(_ request: LoopbackHTTPRequest) -> LoopbackHTTPResponse {
+        let cpuBefore = threadCPUSeconds()
+        defer {
+            let spent = threadCPUSeconds() - cpuBefore
+            tally.withLock { $0.handlerCPUSeconds += spent }
+        }
+        return respond(to: request)
+    }
+
+    private func respond(to request: LoopbackHTTPRequest) -> LoopbackHTTPResponse {
         let now = clock.now
         let decision = tally.withLock { tally -> IngestPlan.Answer in
             tally.requests += 1
@@ -82,12 +99,23 @@ final class CountingIngest: Sendable {
         if tracesRequests { print("  ingest t=\(format(seconds(from: created, to: now))) s: \(decision)") }
         switch decision {
         case .ok:
+            if GzipBody.isCompressed(request.body) {
+                // Decoded after the sample: a remote ingest's decompression is not the client's cost.
+                tally.withLock { tally in
+                    tally.answered200 += 1
+                    tally.wireBytes += request.body.count
+                    tally.deferred.append(request.body)
+                    tally.lastDelivery = clock.now
+                }
+                return .ok
+            }
             guard let ids = Self.messageIds(in: request.body) else {
                 tally.withLock { $0.undecodable += 1 }
                 return .status(400)
             }
             tally.withLock { tally in
                 tally.answered200 += 1
+                tally.wireBytes += request.body.count
                 for (id, isBench) in ids {
                     if tally.delivered.insert(id).inserted {
                         if isBench { tally.deliveredBench += 1 }
@@ -115,6 +143,31 @@ final class CountingIngest: Sendable {
             }
             return .status(429, headers: ["Retry-After": header])
         }
+    }
+
+    /// Decodes the gzip bodies kept during the sample into the tally; returns how many there were and the
+    /// wire bytes of every acknowledged body.
+    func decodeDeferredBodies() -> (bodies: Int, wireBytes: Int) {
+        let bodies = tally.withLock { tally in
+            defer { tally.deferred = [] }
+            return tally.deferred
+        }
+        for body in bodies {
+            guard let json = try? GzipBody.decompress(body), let ids = Self.messageIds(in: json) else {
+                tally.withLock { $0.undecodable += 1 }
+                continue
+            }
+            tally.withLock { tally in
+                for (id, isBench) in ids {
+                    if tally.delivered.insert(id).inserted {
+                        if isBench { tally.deliveredBench += 1 }
+                    } else {
+                        tally.duplicates += 1
+                    }
+                }
+            }
+        }
+        return (bodies.count, tally.withLock { $0.wireBytes })
     }
 
     /// The message ids of a batch body and whether each belongs to a bench event; `nil` when it is not a batch.

@@ -9,7 +9,8 @@ struct DefaultInstance {
     let reports: ErrorReportTally
     let directory: TemporaryDirectory
 
-    init(port: UInt16) {
+    /// With `compressed`, the one setting changed is ``Configuration/compressesUploads``.
+    init(port: UInt16, compressed: Bool = false) {
         directory = TemporaryDirectory()
         reports = ErrorReportTally()
         var configuration = Configuration(apiKey: "BENCH_KEY", sourceIdentifier: "bench-source")
@@ -19,6 +20,7 @@ struct DefaultInstance {
             configuration.transport = TimingTransport(inner: URLSessionEventTransport(), start: ContinuousClock().now)
         }
         configuration.storageDirectory = directory.url
+        if compressed { configuration.compressesUploads = true }
         let reports = self.reports
         configuration.errorHandler = { reports.record($0) }
         binoban = Binoban.create(configuration: configuration)

@@ -31,6 +31,13 @@ func processCPUSeconds() -> Double {
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
+/// CPU seconds the calling thread has used so far.
+func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
 /// An integer from the environment, or `fallback`.
 func environmentInt(_ name: String, _ fallback: Int) -> Int {
     environment(name).flatMap { Int($0) } ?? fallback

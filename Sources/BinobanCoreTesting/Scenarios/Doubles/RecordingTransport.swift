@@ -19,7 +19,8 @@ struct RecordingTransport: BinobanEventTransport {
     }
 
     func send(_ request: BinobanTransportRequest) async throws -> BinobanTransportResponse {
-        let body = (try? JSONDecoder().decode(JSONValue.self, from: request.body)) ?? .string("(not JSON)")
+        let json = GzipBody.isCompressed(request.body) ? (try? GzipBody.decompress(request.body)) : request.body
+        let body = json.flatMap { try? JSONDecoder().decode(JSONValue.self, from: $0) } ?? .string("(not JSON)")
         var headers: [String: JSONValue] = [:]
         for (name, value) in request.headers { headers[name] = .string(value) }
         log.append([
