@@ -68,7 +68,8 @@ let package = Package(
             dependencies: ["FalconCore", "URLSessionTransportSupport"],
             swiftSettings: strictSettings
         ),
-        .target(name: "FalconCoreTesting", dependencies: ["FalconCore"], swiftSettings: strictSettings),
+        .target(
+            name: "FalconCoreTesting", dependencies: ["FalconCore", "ScenarioSupport"], swiftSettings: strictSettings),
 
         // MARK: BinobanCore
         .target(
@@ -92,7 +93,11 @@ let package = Package(
             dependencies: ["BinobanCore", "URLSessionTransportSupport"],
             swiftSettings: strictSettings
         ),
-        .target(name: "BinobanCoreTesting", dependencies: ["BinobanCore"], swiftSettings: strictSettings),
+        .target(
+            name: "BinobanCoreTesting", dependencies: ["BinobanCore", "ScenarioSupport"], swiftSettings: strictSettings),
+        // The scenario decoders' shared error type: a test-kit type, kept out of SDKCoreCommon so that the cores'
+        // re-export does not put it into every host's namespace. Not a product; the test kits re-export it.
+        .target(name: "ScenarioSupport", swiftSettings: strictSettings),
 
         // MARK: URLSession plumbing shared by both URLSession transports (not a product; links FoundationNetworking)
         .target(name: "URLSessionTransportSupport", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),

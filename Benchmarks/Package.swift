@@ -9,9 +9,12 @@ let package = Package(
     name: "sdk-core-benchmarks",
     dependencies: [.package(name: "sdk-core", path: "..")],
     targets: [
+        // What both executables share (a lock: the package's own is not public).
+        .target(name: "BenchmarkSupport"),
         .executableTarget(
             name: "BinobanBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "BinobanCore", package: "sdk-core"),
                 .product(name: "FalconCore", package: "sdk-core"),
                 .product(name: "BinobanCoreTesting", package: "sdk-core"),
@@ -23,7 +26,7 @@ let package = Package(
         // FalconCore (issue 13): resolve, URL, execute to each terminal state, resident memory.
         .executableTarget(
             name: "FalconBenchmarks",
-            dependencies: [.product(name: "FalconCore", package: "sdk-core")],
+            dependencies: ["BenchmarkSupport", .product(name: "FalconCore", package: "sdk-core")],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
     ]

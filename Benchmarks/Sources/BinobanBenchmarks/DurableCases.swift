@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import BinobanCoreTesting
 import BinobanCoreURLSession
 import LoopbackHTTP
@@ -57,7 +58,7 @@ struct LoopbackDeliveryCase: BenchmarkCase {
     func sample() async -> Double {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let received = LockedValue(0)
+        let received = Locked(0)
         let server = LoopbackHTTPServer(
             responder: .handler { request in
                 received.withLock { $0 += EventCounter.events(in: request.body) }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Dispatch
 import FalconCore
 
@@ -15,7 +16,7 @@ enum Outcome: String, Sendable, CaseIterable {
 
 /// Counts the executions of one window down to zero and wakes the host thread once.
 final class Window: Sendable {
-    private let remaining = LockedValue(0)
+    private let remaining = Locked(0)
     private let done = DispatchSemaphore(value: 0)
 
     func begin(_ count: Int) { remaining.withLock { $0 = count } }
@@ -122,7 +123,7 @@ func makeClient(executor: CallerRunExecutor? = nil) -> FalconClient {
 
 /// A FIFO executor whose jobs run when the host thread calls ``runAll()`` (cheap at any queue length).
 final class CallerRunExecutor: FalconExecutor {
-    private let jobs = LockedValue<[@Sendable () -> Void]>([])
+    private let jobs = Locked<[@Sendable () -> Void]>([])
 
     func enqueue(_ job: @escaping @Sendable () -> Void) {
         jobs.withLock { $0.append(job) }

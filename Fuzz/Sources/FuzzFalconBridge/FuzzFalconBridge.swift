@@ -78,11 +78,11 @@ public func fuzzFalconBridge(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
 private final class RigHolder {
     let presenter: InMemoryOverlayPresenter
     let rig: FalconTestRig
-    private let made = LockedValue<[ScriptedRenderer]>([])
+    private let made = Locked<[ScriptedRenderer]>([])
 
     init() {
         let made = self.made
-        let clockBox = LockedValue<(any FalconClock)?>(nil)
+        let clockBox = Locked<(any FalconClock)?>(nil)
         presenter = InMemoryOverlayPresenter(dismissal: .manual) {
             guard let clock = clockBox.withLock({ $0 }) else { return nil }
             let renderer = ScriptedRenderer(clock: clock, script: [])

@@ -26,7 +26,7 @@ public final class FalconExecutionReporter: Sendable {
     /// interrupted); those never fail the placement. `errorCode` is the numeric code only.
     public func navigationFailed(
         navigationID: Int,
-        phase: FalconExecutionStateMachine.NavigationPhase,
+        phase: FalconNavigationPhase,
         isCancelled: Bool,
         errorCode: Int?
     ) {

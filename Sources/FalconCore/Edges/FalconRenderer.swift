@@ -1,12 +1,12 @@
 /// A command for a renderer together with the reporter it answers through.
 public struct FalconRenderRequest: Sendable {
     /// What to do.
-    public var command: FalconExecutionStateMachine.RendererCommand
+    public var command: FalconRendererCommand
     /// Where to report navigation, HTTP status, bridge messages, visibility and termination.
     public var reporter: FalconExecutionReporter
 
     /// Creates a request.
-    public init(command: FalconExecutionStateMachine.RendererCommand, reporter: FalconExecutionReporter) {
+    public init(command: FalconRendererCommand, reporter: FalconExecutionReporter) {
         self.command = command
         self.reporter = reporter
     }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 /// The life of one `Falcon.execute` call (spec §e) as a value type.
@@ -17,9 +17,14 @@ public import Foundation
 /// // [.callback(.showLoadingIndicator), .renderer(.load(url, navigationID: 1)),
 /// //  .armTimer(.loadTimeout, deadline: .seconds(15), generation: 1)]
 /// ```
-public struct FalconExecutionStateMachine: Sendable {
+package struct FalconExecutionStateMachine: Sendable {
+    /// The renderer's navigation phases (the public edge type).
+    package typealias NavigationPhase = FalconNavigationPhase
+    /// The renderer commands (the public edge type).
+    package typealias RendererCommand = FalconRendererCommand
+
     /// Where the execution renders.
-    public enum Surface: Sendable, Hashable {
+    package enum Surface: Sendable, Hashable {
         /// A host surface whose height the SDK drives.
         case inline
         /// A modal shown by the overlay presenter.
@@ -27,7 +32,7 @@ public struct FalconExecutionStateMachine: Sendable {
     }
 
     /// The states of spec §e.
-    public enum State: Sendable, Hashable {
+    package enum State: Sendable, Hashable {
         /// Created, not started (a SwiftUI wrapper waits one executor turn here).
         case idle
         /// Overlay only: waiting for the presenter's answer.
@@ -50,7 +55,7 @@ public struct FalconExecutionStateMachine: Sendable {
         case cancelled
 
         /// Whether no further input has any effect.
-        public var isTerminal: Bool {
+        package var isTerminal: Bool {
             switch self {
             case .noFill, .unloaded, .failed, .cancelled: true
             default: false
@@ -59,7 +64,7 @@ public struct FalconExecutionStateMachine: Sendable {
     }
 
     /// The outcome of the preflight checks, evaluated by the driver in spec order.
-    public enum Preflight: Sendable, Hashable {
+    package enum Preflight: Sendable, Hashable {
         /// Every check passed; load this URL.
         case ready(URL)
         /// `initSdk` has not been called.
@@ -73,23 +78,16 @@ public struct FalconExecutionStateMachine: Sendable {
     }
 
     /// The two timers of an execution.
-    public enum Timer: Sendable, Hashable {
+    package enum Timer: Sendable, Hashable {
         /// No settle signal within the load timeout.
         case loadTimeout
         /// The visibility dwell (> 50 % for one second).
         case dwell
     }
 
-    /// The phase a navigation failed in.
-    public enum NavigationPhase: Sendable, Hashable {
-        /// Before the response was committed.
-        case provisional
-        /// After the response was committed.
-        case committed
-    }
 
     /// Everything the renderer, presenter, clock or host can report.
-    public enum Input: Sendable, Hashable {
+    package enum Input: Sendable, Hashable {
         /// The execution starts with the preflight outcome.
         case start(Preflight)
         /// The overlay presenter showed the modal.
@@ -121,7 +119,7 @@ public struct FalconExecutionStateMachine: Sendable {
     }
 
     /// Host callbacks of one execution.
-    public enum Callback: Sendable, Hashable {
+    package enum Callback: Sendable, Hashable {
         /// `onShouldShowLoadingIndicator`.
         case showLoadingIndicator
         /// `onShouldHideLoadingIndicator`.
@@ -135,7 +133,7 @@ public struct FalconExecutionStateMachine: Sendable {
     }
 
     /// Events routed to the handler of the execution's layout id.
-    public enum Event: Sendable, Hashable {
+    package enum Event: Sendable, Hashable {
         /// `.placementInteractive`.
         case interactive
         /// `.placementCompleted`.
@@ -144,22 +142,9 @@ public struct FalconExecutionStateMachine: Sendable {
         case failure(FalconError)
     }
 
-    /// Commands for the execution's renderer.
-    public enum RendererCommand: Sendable, Hashable {
-        /// Load the placement URL; the renderer reports the initial navigation with `navigationID`.
-        case load(URL, navigationID: Int)
-        /// Stop loading.
-        case stop
-        /// Set the inline surface's height in points.
-        case setContentHeight(Double)
-        /// Release the web view and everything it holds.
-        case teardown
-        /// Open a URL outside the web view.
-        case openExternally(URL)
-    }
 
     /// What the driver must do, in order.
-    public enum Action: Sendable, Hashable {
+    package enum Action: Sendable, Hashable {
         /// Enqueue a host callback.
         case callback(Callback)
         /// Enqueue an event for the layout id's handler.
@@ -181,22 +166,22 @@ public struct FalconExecutionStateMachine: Sendable {
     }
 
     /// The current state.
-    public private(set) var state: State = .idle
+    package private(set) var state: State = .idle
     /// Whether `show` was emitted.
-    public private(set) var shown = false
+    package private(set) var shown = false
     /// Whether `hide` was emitted.
-    public private(set) var hidden = false
+    package private(set) var hidden = false
     /// Whether `interactive` was emitted.
-    public private(set) var interactiveFired = false
+    package private(set) var interactiveFired = false
     /// The last height sent to the inline surface.
-    public private(set) var contentHeight: Double = 0
+    package private(set) var contentHeight: Double = 0
 
     /// The surface kind.
-    public let surface: Surface
+    package let surface: Surface
     /// The load timeout (15 s in production).
-    public let loadTimeout: Duration
+    package let loadTimeout: Duration
     /// The visibility dwell (1 s).
-    public let dwell: Duration
+    package let dwell: Duration
 
     /// The navigation id of the initial load.
     static let initialNavigationID = 1
@@ -211,7 +196,7 @@ public struct FalconExecutionStateMachine: Sendable {
     private var actions: [Action] = []
 
     /// Creates a machine in ``State/idle``.
-    public init(surface: Surface, loadTimeout: Duration = .seconds(15), dwell: Duration = .seconds(1)) {
+    package init(surface: Surface, loadTimeout: Duration = .seconds(15), dwell: Duration = .seconds(1)) {
         self.surface = surface
         self.loadTimeout = loadTimeout
         self.dwell = dwell
@@ -219,7 +204,7 @@ public struct FalconExecutionStateMachine: Sendable {
 
     /// Feeds one input at `now` and returns the actions to perform, in order.
     @discardableResult
-    public mutating func handle(_ input: Input, at now: Duration) -> [Action] {
+    package mutating func handle(_ input: Input, at now: Duration) -> [Action] {
         actions = []
         guard !state.isTerminal else { return [] }
         switch input {

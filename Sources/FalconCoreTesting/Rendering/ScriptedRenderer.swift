@@ -78,7 +78,7 @@ public final class ScriptedRenderer: FalconInlineSurface {
     }
 
     private struct State {
-        var commands: [FalconExecutionStateMachine.RendererCommand] = []
+        var commands: [FalconRendererCommand] = []
         var reporter: FalconExecutionReporter?
         var navigationID = 0
         var pending: [any FalconTimerHandle] = []
@@ -151,7 +151,7 @@ public final class ScriptedRenderer: FalconInlineSurface {
     }
 
     /// Every command received, in order.
-    public var commands: [FalconExecutionStateMachine.RendererCommand] { state.withLock { $0.commands } }
+    public var commands: [FalconRendererCommand] { state.withLock { $0.commands } }
 
     /// The last height set by the core (0 until content loads).
     public var contentHeight: Double { state.withLock { $0.contentHeight } }

@@ -145,7 +145,7 @@ public struct FalconScenario: Sendable, Hashable {
         case navigationFailed(
             surface: String,
             navigationID: Int?,
-            phase: FalconExecutionStateMachine.NavigationPhase,
+            phase: FalconNavigationPhase,
             isCancelled: Bool,
             errorCode: Int?
         )

@@ -8,6 +8,8 @@ import Musl
 
 /// A value guarded by a pthread mutex, for small pieces of state shared across threads.
 ///
+/// Package plumbing (`package` access): it is not part of the public API, so hosts' namespaces do not get it.
+///
 /// `@unchecked Sendable` is sound here because the value is only reached inside ``withLock(_:)``, which holds
 /// the mutex for the whole closure. A pthread mutex is used instead of `Synchronization.Mutex` because the
 /// thread sanitizer reports false races inside `Mutex` under contention on Linux (Docs/Decisions/0003), and
@@ -21,12 +23,12 @@ import Musl
 /// let counter = LockedValue(0)
 /// counter.withLock { $0 += 1 }
 /// ```
-public final class LockedValue<Value>: @unchecked Sendable {
+package final class LockedValue<Value>: @unchecked Sendable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline let value: UnsafeMutablePointer<Value>
 
     /// Creates a lock around `initialValue`.
-    public init(_ initialValue: Value) {
+    package init(_ initialValue: Value) {
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -45,7 +47,7 @@ public final class LockedValue<Value>: @unchecked Sendable {
     ///
     /// Never call back into code that may take the same lock from inside `body`.
     @inlinable
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value.pointee)

@@ -10,7 +10,7 @@ extension JSONValue {
     }
 
     /// Appends the compact JSON text of this value (keys sorted) to `bytes` as UTF-8.
-    public func write(to bytes: inout [UInt8]) {
+    package func write(to bytes: inout [UInt8]) {
         switch self {
         case .null:
             bytes.append(contentsOf: "null".utf8)
@@ -45,10 +45,10 @@ extension JSONValue {
 /// Hand-written JSON output primitives shared by the cores' encoders.
 ///
 /// `JSONEncoder` costs about ten times more per small event; it stays the test oracle.
-public enum JSONWriter: Sendable {
+package enum JSONWriter: Sendable {
     /// Appends `value` as a JSON string literal (quotes included), escaping quotes, backslashes and
     /// control characters. Non-ASCII text is written as UTF-8, not as `\u` escapes.
-    public static func appendString(_ value: String, to bytes: inout [UInt8]) {
+    package static func appendString(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
@@ -81,7 +81,7 @@ public enum JSONWriter: Sendable {
 
     /// Appends `value` as a JSON number: integral values within ±2^53 without a fraction, others in
     /// Swift's shortest round-trip form. Non-finite values are written as `null`.
-    public static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
+    package static func appendNumber(_ value: Double, to bytes: inout [UInt8]) {
         guard value.isFinite else {
             bytes.append(contentsOf: "null".utf8)
             return

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import BinobanCore
 import BinobanCoreTesting
 import LoopbackHTTP
@@ -53,8 +54,8 @@ final class CountingIngest: Sendable {
     /// The name the benchmark producers give their events, so the count ignores anything else the SDK sends.
     static let benchEventName = "purchase"
 
-    let tally = LockedValue(Tally())
-    private let plan: LockedValue<IngestPlan>
+    let tally = Locked(Tally())
+    private let plan: Locked<IngestPlan>
     private let clock = ContinuousClock()
     private let created = ContinuousClock.now
     /// With `BENCH_VERBOSE` set, every request's arrival time (seconds since the ingest was created) and answer
@@ -62,7 +63,7 @@ final class CountingIngest: Sendable {
     private let tracesRequests = environment("BENCH_VERBOSE") != nil
 
     init(plan: IngestPlan = IngestPlan()) {
-        self.plan = LockedValue(plan)
+        self.plan = Locked(plan)
     }
 
     /// Distinct bench events held so far.

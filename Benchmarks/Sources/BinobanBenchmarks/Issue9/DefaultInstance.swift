@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import BinobanCore
 import BinobanCoreURLSession
 
@@ -41,8 +42,8 @@ struct DefaultInstance {
 
 /// Everything the error handler delivered: reports and their `eventCount`s by kind.
 final class ErrorReportTally: Sendable {
-    private let counts = LockedValue([String: (reports: Int, events: Int)]())
-    private let adjustments = LockedValue([String]())
+    private let counts = Locked([String: (reports: Int, events: Int)]())
+    private let adjustments = Locked([String]())
 
     func record(_ error: BinobanError) {
         if error.kind == .configurationAdjusted { adjustments.withLock { $0.append(error.message) } }

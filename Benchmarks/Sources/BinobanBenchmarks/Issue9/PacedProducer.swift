@@ -1,10 +1,11 @@
+import BenchmarkSupport
 import BinobanCore
 
 /// Tracks events at a steady rate (in ticks of 10 ms, catching up when a tick comes late) until it is told to
 /// stop or reaches its bound; the count of events tracked is readable at any time.
 final class PacedProducer: Sendable {
-    private let tracked = LockedValue(0)
-    private let stopped = LockedValue(false)
+    private let tracked = Locked(0)
+    private let stopped = Locked(false)
 
     /// Events tracked so far.
     var count: Int { tracked.withLock { $0 } }
