@@ -53,8 +53,8 @@ public func fuzzGzip(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let tracked: [JSONValue] = values.enumerated().map { index, value in ["v": .string(value), "i": .int(index)] }
     for properties in tracked { binoban.track(name: "fuzz", properties: properties) }
     runBlocking {
-        _ = await binoban.flush()
-        _ = await binoban.shutdown(deadline: .seconds(5))
+        _ = await binoban.flushAndWait()
+        _ = await binoban.shutdown(gracePeriod: .seconds(5))
     }
     var received: [JSONValue] = []
     for request in transport.requests {

@@ -85,7 +85,6 @@ package struct FalconExecutionStateMachine: Sendable {
         case dwell
     }
 
-
     /// Everything the renderer, presenter, clock or host can report.
     package enum Input: Sendable, Hashable {
         /// The execution starts with the preflight outcome.
@@ -141,7 +140,6 @@ package struct FalconExecutionStateMachine: Sendable {
         /// `.placementFailure`.
         case failure(FalconError)
     }
-
 
     /// What the driver must do, in order.
     package enum Action: Sendable, Hashable {
