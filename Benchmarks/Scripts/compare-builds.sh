@@ -4,8 +4,8 @@
 #
 # Usage: Benchmarks/Scripts/compare-builds.sh OLD_BINARY NEW_BINARY [SAMPLES]
 # Each binary is a release build of this benchmark package (for example from a worktree of the old commit):
-#   git worktree add --detach /work/wt-old 39925a2
-#   swift build -c release --package-path /work/wt-old/Benchmarks
+#   git worktree add --detach ../sdk-core-old 39925a2
+#   swift build -c release --package-path ../sdk-core-old/Benchmarks
 # Every invocation runs one warm-up and one sample of the cases the filter selects; the cases are the ones
 # both builds share (TrackCallsCase, DurableWriteCase), so the workload is identical. Beside each invocation
 # the script prints the process's CPU time (user + system, warm-up and setup included, from /usr/bin/time),
