@@ -124,7 +124,7 @@ public struct Configuration: Sendable {
     /// and never call back into the instance from it.
     public var errorHandler: (@Sendable (BinobanError) -> Void)?
     /// The package's log hook: every report the ``errorHandler`` receives is also written here as a
-    /// ``SDKCoreLogRecord`` (level `warning` or `error`, metadata `kind`, `eventCount`, `suppressedCount`).
+    /// `SDKCoreLogRecord` (level `warning` or `error`, metadata `kind`, `eventCount`, `suppressedCount`).
     /// Default `nil`: nothing is written or printed unless the host asks (here, or with
     /// ``Binoban/debugLogsEnabled``).
     public var logHandler: (any SDKCoreLogHandler)?

@@ -8,7 +8,7 @@ extension Binoban {
     /// Records an identify event for the person in `identity` with `traits`, for server hosts that act on behalf
     /// of many users: the event carries `identity.userId` (and its anonymousId, or the instance's), and the
     /// instance's own userId, traits and stored identity are not touched. Traits that are not an object are
-    /// sent as `{}`, as ``identify(userId:traits:)`` does.
+    /// sent as `{}`, as `identify(userId:traits:)` does.
     public func identify(traits: JSONValue = [:], as identity: BinobanEventIdentity) {
         accept(.identify, name: "", payload: traits.objectValue == nil ? [:] : traits, identity: identity)
     }

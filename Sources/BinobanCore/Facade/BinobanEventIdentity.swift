@@ -1,6 +1,7 @@
 /// The identity for one event, for server hosts that track on behalf of many users.
 ///
-/// Given to ``Binoban/track(name:properties:as:)``; the instance's own identity is not touched.
+/// Given to `track(name:properties:as:)`, `identify(traits:as:)` and `server.screen(title:properties:as:)`;
+/// the instance's own identity is not touched.
 public struct BinobanEventIdentity: Sendable, Hashable {
     /// The userId for this event; `nil` or blank omits it.
     public var userId: String?

@@ -1,4 +1,4 @@
-/// Turns the pipeline's statistics snapshots into metrics for the host's ``SDKCoreMetricsObserver``: each
+/// Turns the pipeline's statistics snapshots into metrics for the host's `SDKCoreMetricsObserver`: each
 /// counter that grew since the previous snapshot as an increment, the queue depth as gauges when it changed, and
 /// one timer sample per answered or failed upload.
 ///

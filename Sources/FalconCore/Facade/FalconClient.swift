@@ -10,7 +10,7 @@ import Foundation
 /// The static ``Falcon`` facade delegates to ``Falcon/shared``. Tests and server apps create their own
 /// clients with injected ``FalconClientDependencies``.
 ///
-/// The client turns the actions of each execution's ``FalconExecutionStateMachine`` into renderer and
+/// The client turns the actions of each execution's `FalconExecutionStateMachine` into renderer and
 /// presenter commands, timers, diagnostics and callbacks. Inputs are processed one at a time in arrival order
 /// (an input reported while actions are being performed is queued, never handled re-entrantly). Every
 /// host-facing output — callback, event, delegate call, renderer command, presenter operation — is enqueued

@@ -71,7 +71,7 @@ extension FalconClientDependencies {
 
     /// The default log handler: `FalconUnifiedLogHandler` (the unified log, subsystem `us.falconlabs.FalconSDK`,
     /// category `diagnostics`, as the iOS SDK writes it) where the `os` module exists; `nil` elsewhere, so
-    /// nothing is printed unless the host installs a handler (such as ``SDKCoreStreamLogHandler``).
+    /// nothing is printed unless the host installs a handler (such as `SDKCoreStreamLogHandler`).
     public static func platformLogHandler() -> (any SDKCoreLogHandler)? {
         #if canImport(os)
         return FalconUnifiedLogHandler()

@@ -1,4 +1,4 @@
-/// Keeps a client's ``FalconStatistics`` and forwards each change to the host's ``SDKCoreMetricsObserver``
+/// Keeps a client's ``FalconStatistics`` and forwards each change to the host's `SDKCoreMetricsObserver`
 /// (labels `falcon_…`, dimensions `outcome` and `code` only).
 final class FalconMetrics: Sendable {
     /// What happened, as the client reports it.
