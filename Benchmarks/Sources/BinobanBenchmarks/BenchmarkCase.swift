@@ -13,12 +13,6 @@ protocol BenchmarkCase: Sendable {
     func sample() async -> Double
 }
 
-/// Keeps a value alive so the optimiser cannot remove the work that produced it.
-@inline(never)
-func blackHole<T>(_ value: T) {
-    withExtendedLifetime(value) {}
-}
-
 /// Seconds elapsed while `body` runs, on the continuous clock.
 func measureSeconds(_ body: () async -> Void) async -> Double {
     let clock = ContinuousClock()

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import BinobanCoreTesting
 
 /// Builds benchmark instances: in-memory storage and identity, no network.

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import BinobanCore
 import FalconCore
 import Foundation

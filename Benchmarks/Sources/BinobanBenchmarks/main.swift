@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -72,14 +74,4 @@ for benchmark in selected {
     }
     print(line + "  (load \(loadAverage()))")
     if benchmark is UntrustedJSONCase { UntrustedJSONReport.print() }
-}
-
-func environment(_ name: String) -> String? {
-    guard let value = getenv(name) else { return nil }
-    return String(cString: value)
-}
-
-func format(_ value: Double) -> String {
-    if value >= 1000 { return String(Int(value.rounded())) }
-    return String((value * 100).rounded() / 100)
 }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import FalconCore
 
 #if canImport(Glibc)

@@ -4,20 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Process CPU time (user + system, every thread) in seconds: the executor's queue and the timer threads
-/// count as much as the caller's own thread.
-func processCPUSeconds() -> Double {
-    var usage = rusage()
-    #if os(Linux)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    #else
-    getrusage(RUSAGE_SELF, &usage)
-    #endif
-    let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-    let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    return user + system
-}
-
 /// The resident set size in bytes from `/proc/self/statm` (Linux); 0 elsewhere.
 func residentBytes() -> Int {
     #if os(Linux)
@@ -39,20 +25,4 @@ func loadAverage() -> String {
     var loads = [Double](repeating: 0, count: 3)
     guard getloadavg(&loads, 3) == 3 else { return "?" }
     return loads.map { String(($0 * 100).rounded() / 100) }.joined(separator: " ")
-}
-
-func environment(_ name: String) -> String? {
-    guard let value = getenv(name) else { return nil }
-    return String(cString: value)
-}
-
-/// Keeps a value alive so the optimiser cannot remove the work that produced it.
-@inline(never)
-func blackHole<T>(_ value: T) {
-    withExtendedLifetime(value) {}
-}
-
-func format(_ value: Double) -> String {
-    if value >= 1000 { return String(Int(value.rounded())) }
-    return String((value * 100).rounded() / 100)
 }

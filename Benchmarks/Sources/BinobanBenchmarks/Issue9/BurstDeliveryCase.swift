@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// Issue 9, "Proof": seconds from the first `track()` of a tight-loop burst until a 127.0.0.1 ingest holds every
 /// event, at the default configuration (``DefaultInstance``), and how many events were lost on the way.
 ///

@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,18 +19,6 @@ func loadAverage() -> String {
     #else
     return "?"
     #endif
-}
-
-/// CPU seconds (user + system) this process has used so far.
-func processCPUSeconds() -> Double {
-    var usage = rusage()
-    #if os(Linux)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    #else
-    getrusage(RUSAGE_SELF, &usage)
-    #endif
-    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 /// CPU seconds the calling thread has used so far.

@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// Issue 9 item 12: delivery through a hostile ingest at the default configuration (``DefaultInstance``).
 ///
 /// `BENCH_MODE=hostile`. The ingest answers the seeded ``IngestPlan/hostile(seed:)`` mix (30 % 500, 10 % 429

@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

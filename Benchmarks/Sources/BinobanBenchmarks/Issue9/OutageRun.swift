@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import LoopbackHTTP
 
 /// Issue 9 item 7: an outage at 1 000 events/s, at the default configuration (``DefaultInstance``).

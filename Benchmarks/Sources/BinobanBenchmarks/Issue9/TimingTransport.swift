@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import BinobanCore
 
 /// `BENCH_TRACE_TRANSPORT=1`: wraps the default transport and prints every request that took a second or more,
