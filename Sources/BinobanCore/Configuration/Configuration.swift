@@ -78,7 +78,8 @@ public struct Configuration: Sendable {
     /// watchOS and visionOS (as the mobile SDK), 100 000 elsewhere, so a server's burst waits here only while
     /// the storage writes it (events are handed to storage as fast as it takes them). When it is full, what
     /// happens follows ``backpressure``: the oldest event is dropped (``BinobanBackpressure/dropOldest``) or
-    /// the new one (otherwise), counted and reported; `await track(…)` waits for room instead.
+    /// the new one (otherwise), counted and reported; `trackAwaitingRoom(name:properties:)` waits instead, from
+    /// 4 096 queued events on.
     public var writeStageCapacity: Int = Configuration.platformWriteStageCapacity
     /// The bounds every event storage enforces: ``BinobanStorageLimits/platformDefault`` (the mobile SDK's
     /// 20 batches and 5 MB on iOS, tvOS, watchOS and visionOS; 10 000 batches and 512 MiB elsewhere).

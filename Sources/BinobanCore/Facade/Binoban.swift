@@ -83,8 +83,10 @@ public final class Binoban: Sendable {
         accept(.track, name: name, payload: properties, identity: identity)
     }
 
-    /// Records an event like `track(name:properties:)`, but when the write stage is full it suspends until
-    /// there is room instead of dropping an event, so a fast producer is slowed to what the storage takes.
+    /// Records an event like `track(name:properties:)`, but instead of ever dropping an event it suspends
+    /// while the write stage holds 4 096 events (or is full, if ``Configuration/writeStageCapacity`` is
+    /// smaller) until the writer takes them, so a fast producer is slowed to what the storage takes and keeps
+    /// only a few megabytes of events in memory.
     ///
     /// Returns `true` when the event was accepted; `false` when the instance is disabled, paused (counted
     /// like any paused drop) or shut down, or the calling task was cancelled while waiting.

@@ -57,6 +57,8 @@ final class EventIntake: Sendable {
         var events: [PendingEvent] = []
         var skipped = 0
         let capacity: Int
+        /// The depth at which an awaiting caller waits: ``awaitingCallerDepth`` or the capacity if smaller.
+        let awaitingDepth: Int
         let overflow: Overflow
         /// An empty array with capacity, swapped in at the next drain.
         var spare: [PendingEvent] = []
@@ -118,6 +120,7 @@ final class EventIntake: Sendable {
                 identity: identity,
                 identityDirty: persistIdentity,
                 capacity: max(1, capacity),
+                awaitingDepth: max(1, min(capacity, Self.awaitingCallerDepth)),
                 overflow: overflow,
                 settings: settings
             )
@@ -168,6 +171,12 @@ final class EventIntake: Sendable {
     /// queued events compact. Below it `track()` stays as cheap as it can be.
     static let callerEncodingDepth = 4_096
 
+    /// The depth from which `trackAwaitingRoom` waits, whatever the capacity: a caller that awaits has asked to
+    /// be paced, so it is paced early. The writer takes the queue whole at every drain, so waiting here costs no
+    /// throughput (callers refill while the writer writes), and the events an awaiting producer keeps in memory
+    /// stay a few megabytes however large the capacity or the burst (Decision 0207).
+    static let awaitingCallerDepth = 4_096
+
     /// Whether the queue is at least ``callerEncodingDepth`` deep (as of the last push or drain: a hint).
     var isDeep: Bool {
         guard canBeDeep else { return false }
@@ -205,7 +214,8 @@ final class EventIntake: Sendable {
         return accepted
     }
 
-    /// Like ``accept(_:)``, but when the buffer is full it waits for room instead of dropping; `false` when the
+    /// Like ``accept(_:)``, but once the buffer holds ``awaitingCallerDepth`` events (or is full, if its capacity
+    /// is smaller) it waits for the next drain instead of adding to it, so it never drops; `false` when the
     /// instance is paused or closed, or the task was cancelled while waiting.
     func acceptWaitingForRoom(_ build: @escaping (IdentityState) -> PendingEvent) async -> Bool {
         while true {
@@ -216,7 +226,7 @@ final class EventIntake: Sendable {
                     state.pausedDrops += 1
                     return (.paused, state.shouldSignal())
                 }
-                guard state.liveCount < state.capacity else { return (.full, false) }
+                guard state.liveCount < state.awaitingDepth else { return (.full, false) }
                 _ = Self.push(build(state.identity), into: &state)
                 return (nil, state.shouldSignal())
             }
@@ -240,7 +250,7 @@ final class EventIntake: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 let resumeNow = state.withLock { state -> Bool? in
                     if Task.isCancelled || state.closed { return false }
-                    if state.liveCount < state.capacity { return true }
+                    if state.liveCount < state.awaitingDepth { return true }
                     state.roomWaiters.append((id, continuation))
                     return nil
                 }

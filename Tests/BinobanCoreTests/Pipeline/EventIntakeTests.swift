@@ -124,6 +124,31 @@ struct EventIntakeTests {
         #expect(await cancelled.value == false)
         #expect(intake.take().events.map(\.name) == ["fills"])
     }
+
+    @Test("An awaiting caller is paced at 4 096 queued events however large the capacity; others still fill it")
+    func awaitingCallersArePacedEarly() async {
+        let depth = EventIntake.awaitingCallerDepth
+        let intake = makeIntake(capacity: 100_000)
+        for index in 0..<depth { #expect(await intake.acceptWaitingForRoom { event("a\(index)", $0) }) }
+        // The next awaiting call waits for a drain although 95 904 places are free: cancelled while waiting, it
+        // returns `false` and adds nothing…
+        let cancelled = Task { await intake.acceptWaitingForRoom { event("never", $0) } }
+        cancelled.cancel()
+        #expect(await cancelled.value == false)
+        // …while a non-waiting call is still accepted up to the capacity.
+        #expect(intake.accept { event("plain", $0) })
+        let waiting = Task { await intake.acceptWaitingForRoom { event("paced", $0) } }
+        var names: [String] = []
+        while !names.contains("paced") {
+            names += intake.take().events.map(\.name)
+            await Task.yield()
+        }
+        #expect(await waiting.value)
+        #expect(names.count == depth + 2)
+        #expect(names.prefix(depth + 1).last == "plain")
+        #expect(names.last == "paced")
+        #expect(intake.take().summary.overflowDrops == 0)
+    }
 }
 
 @Suite("Identity restore and storage location")
