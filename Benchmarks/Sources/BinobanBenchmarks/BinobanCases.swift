@@ -134,30 +134,42 @@ struct BacklogMemoryCase: BenchmarkCase {
     }
 
     /// The resident set size from `/proc/self/statm` (Linux); 0 where it is not available.
-    static func residentBytes() -> Int {
+    static func residentBytes() -> Int { statmPages().resident * pageSize }
+
+    /// The anonymous part of the resident set (heap, stacks: resident minus file-backed pages such as the
+    /// libraries the first `URLSession` loads), from `/proc/self/statm`; 0 where it is not available.
+    static func anonymousBytes() -> Int {
+        let pages = statmPages()
+        return max(0, pages.resident - pages.shared) * pageSize
+    }
+
+    private static var pageSize: Int {
         #if os(Linux)
-        guard let file = fopen("/proc/self/statm", "r") else { return 0 }
-        defer { fclose(file) }
-        var size = 0
-        var resident = 0
-        guard fscanf_pair(file, &size, &resident) else { return 0 }
-        return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
+        return Int(sysconf(Int32(_SC_PAGESIZE)))
         #else
         return 0
+        #endif
+    }
+
+    private static func statmPages() -> (resident: Int, shared: Int) {
+        #if os(Linux)
+        guard let file = fopen("/proc/self/statm", "r") else { return (0, 0) }
+        defer { fclose(file) }
+        return statmFields(file)
+        #else
+        return (0, 0)
         #endif
     }
 }
 
 #if os(Linux)
-/// Reads the first two integers of statm.
-private func fscanf_pair(_ file: UnsafeMutablePointer<FILE>, _ first: inout Int, _ second: inout Int) -> Bool {
+/// Reads statm's second and third fields: resident pages and resident file-backed (shared) pages.
+private func statmFields(_ file: UnsafeMutablePointer<FILE>) -> (resident: Int, shared: Int) {
     var buffer = [CChar](repeating: 0, count: 256)
-    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return false }
+    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return (0, 0) }
     let fields = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         .split(separator: " ")
-    guard fields.count >= 2, let a = Int(fields[0]), let b = Int(fields[1]) else { return false }
-    first = a
-    second = b
-    return true
+    guard fields.count >= 3, let resident = Int(fields[1]), let shared = Int(fields[2]) else { return (0, 0) }
+    return (resident, shared)
 }
 #endif

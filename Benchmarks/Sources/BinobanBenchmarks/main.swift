@@ -26,10 +26,11 @@ default:
 
 // The memory cases run first, before the throughput cases have grown the heap.
 let baseline = BacklogMemoryCase.residentBytes()
+let anonymousBaseline = BacklogMemoryCase.anonymousBytes()
 let cases: [any BenchmarkCase] = [
-    OutageMemoryCase(events: 0, baselineBytes: baseline),
-    OutageMemoryCase(events: 100_000, baselineBytes: baseline),
-    OutageMemoryCase(events: 1_000_000, baselineBytes: baseline),
+    OutageMemoryCase(events: 0, baselineBytes: baseline, anonymousBaselineBytes: anonymousBaseline),
+    OutageMemoryCase(events: 100_000, baselineBytes: baseline, anonymousBaselineBytes: anonymousBaseline),
+    OutageMemoryCase(events: 1_000_000, baselineBytes: baseline, anonymousBaselineBytes: anonymousBaseline),
     BacklogMemoryCase(events: 10_000, baselineBytes: baseline),
     BacklogMemoryCase(events: 100_000, baselineBytes: baseline),
     BacklogMemoryCase(events: 300_000, baselineBytes: baseline),

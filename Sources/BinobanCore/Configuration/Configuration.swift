@@ -79,7 +79,7 @@ public struct Configuration: Sendable {
     /// the storage writes it (events are handed to storage as fast as it takes them). When it is full, what
     /// happens follows ``backpressure``: the oldest event is dropped (``BinobanBackpressure/dropOldest``) or
     /// the new one (otherwise), counted and reported; `trackAwaitingRoom(name:properties:)` waits instead, from
-    /// 4 096 queued events on.
+    /// 1 024 queued events on.
     public var writeStageCapacity: Int = Configuration.platformWriteStageCapacity
     /// The bounds every event storage enforces: ``BinobanStorageLimits/platformDefault`` (the mobile SDK's
     /// 20 batches and 5 MB on iOS, tvOS, watchOS and visionOS; 10 000 batches and 512 MiB elsewhere).

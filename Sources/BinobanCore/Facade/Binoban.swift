@@ -84,7 +84,7 @@ public final class Binoban: Sendable {
     }
 
     /// Records an event like `track(name:properties:)`, but instead of ever dropping an event it suspends
-    /// while the write stage holds 4 096 events (or is full, if ``Configuration/writeStageCapacity`` is
+    /// while the write stage holds 1 024 events (or is full, if ``Configuration/writeStageCapacity`` is
     /// smaller) until the writer takes them, so a fast producer is slowed to what the storage takes and keeps
     /// only a few megabytes of events in memory.
     ///

@@ -175,7 +175,7 @@ final class EventIntake: Sendable {
     /// be paced, so it is paced early. The writer takes the queue whole at every drain, so waiting here costs no
     /// throughput (callers refill while the writer writes), and the events an awaiting producer keeps in memory
     /// stay a few megabytes however large the capacity or the burst (Decision 0207).
-    static let awaitingCallerDepth = 4_096
+    static let awaitingCallerDepth = 1_024
 
     /// Whether the queue is at least ``callerEncodingDepth`` deep (as of the last push or drain: a hint).
     var isDeep: Bool {

@@ -125,12 +125,12 @@ struct EventIntakeTests {
         #expect(intake.take().events.map(\.name) == ["fills"])
     }
 
-    @Test("An awaiting caller is paced at 4 096 queued events however large the capacity; others still fill it")
+    @Test("An awaiting caller is paced at 1 024 queued events however large the capacity; others still fill it")
     func awaitingCallersArePacedEarly() async {
         let depth = EventIntake.awaitingCallerDepth
         let intake = makeIntake(capacity: 100_000)
         for index in 0..<depth { #expect(await intake.acceptWaitingForRoom { event("a\(index)", $0) }) }
-        // The next awaiting call waits for a drain although 95 904 places are free: cancelled while waiting, it
+        // The next awaiting call waits for a drain although 98 976 places are free: cancelled while waiting, it
         // returns `false` and adds nothing…
         let cancelled = Task { await intake.acceptWaitingForRoom { event("never", $0) } }
         cancelled.cancel()

@@ -17,6 +17,8 @@ import Darwin
 struct OutageMemoryCase: BenchmarkCase {
     var events: Int
     var baselineBytes: Int
+    /// The anonymous part of the baseline (``BacklogMemoryCase/anonymousBytes()``).
+    var anonymousBaselineBytes: Int
     var name: String { "issue 9: resident MiB above baseline, \(events) events queued during an outage (defaults)" }
     var unit: String { "MiB" }
     var higherIsBetter: Bool { false }
@@ -27,10 +29,14 @@ struct OutageMemoryCase: BenchmarkCase {
         let binoban = instance.binoban
         let clock = ContinuousClock()
         var highest = BacklogMemoryCase.residentBytes()
+        var highestAnonymous = BacklogMemoryCase.anonymousBytes()
         for index in 0..<events {
             await binoban.trackAwaitingRoom(
                 name: CountingIngest.benchEventName, properties: DefaultInstance.properties(index))
-            if index % 10_000 == 9_999 { highest = max(highest, BacklogMemoryCase.residentBytes()) }
+            if index % 10_000 == 9_999 {
+                highest = max(highest, BacklogMemoryCase.residentBytes())
+                highestAnonymous = max(highestAnonymous, BacklogMemoryCase.anonymousBytes())
+            }
         }
         let deadline = clock.now.advanced(by: .seconds(120))
         while clock.now < deadline {
@@ -42,7 +48,9 @@ struct OutageMemoryCase: BenchmarkCase {
         }
         if events == 0 { try? await Task.sleep(for: .seconds(1)) }
         let after = BacklogMemoryCase.residentBytes()
+        let anonymous = BacklogMemoryCase.anonymousBytes()
         highest = max(highest, after)
+        highestAnonymous = max(highestAnonymous, anonymous)
         // What of it is memory freed but kept by the allocator: the reading after glibc returns what it can.
         #if canImport(Glibc)
         _ = malloc_trim(0)
@@ -52,11 +60,16 @@ struct OutageMemoryCase: BenchmarkCase {
         await instance.finish()
         let final = binoban.statistics
         let mib = { (bytes: Int) in Double(max(0, bytes - baselineBytes)) / 1_048_576 }
-        print(
-            "  sample: \(format(mib(after))) MiB at the end, highest \(format(mib(highest))) MiB, "
-                + "\(format(mib(trimmed))) MiB after malloc_trim(0); "
-                + "statistics: \(statistics.digest); after shutdown: \(final.digest); "
-                + "reported: \(instance.reports.summary); load \(loadAverage())")
+        let anonymousMiB = { (bytes: Int) in Double(max(0, bytes - anonymousBaselineBytes)) / 1_048_576 }
+        let resident =
+            "\(format(mib(after))) MiB at the end, highest \(format(mib(highest))) MiB, "
+            + "\(format(mib(trimmed))) MiB after malloc_trim(0)"
+        let heap =
+            "anonymous (heap and stacks, no library pages) \(format(anonymousMiB(anonymous))) MiB at the end, "
+            + "highest \(format(anonymousMiB(highestAnonymous))) MiB"
+        let counts =
+            "statistics: \(statistics.digest); after shutdown: \(final.digest); reported: \(instance.reports.summary)"
+        print("  sample: \(resident); \(heap); \(counts); load \(loadAverage())")
         return mib(after)
     }
 }
