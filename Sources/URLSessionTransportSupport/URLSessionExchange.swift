@@ -71,6 +71,16 @@ package final class URLSessionExchange: Sendable {
         for (name, value) in headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
+        #if canImport(FoundationNetworking)
+        // Each request on a connection of its own (Decision 0306): when a server closes a reused connection
+        // without answering, libcurl silently retries the request on a new connection, and under
+        // FoundationNetworking that retry sends the headers but never the body, so the request waits out its
+        // whole timeout. A request that is the only one on its connection is never retried that way: it fails at
+        // once and the pipeline's own retry takes over.
+        if !headers.keys.contains(where: { $0.lowercased() == "connection" }) {
+            urlRequest.setValue("close", forHTTPHeaderField: "Connection")
+        }
+        #endif
         urlRequest.httpBody = body
         urlRequest.httpShouldHandleCookies = false
 
