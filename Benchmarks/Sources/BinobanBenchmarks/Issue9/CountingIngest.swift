@@ -37,6 +37,8 @@ final class CountingIngest: Sendable {
         /// Of those, requests that arrived more than 100 ms after the 429 was written: the client cannot have
         /// sent them before it read the answer.
         var insideRetryAfterClearly = 0
+        /// The end of each HTTP-date window given, by header value (for the client's side of the check).
+        var dateWindowEnds: [String: ContinuousClock.Instant] = [:]
         /// The end of the latest `Retry-After` window and when it was given.
         var windowEnd: ContinuousClock.Instant?
         var windowGiven: ContinuousClock.Instant?
@@ -140,6 +142,7 @@ final class CountingIngest: Sendable {
                 tally.answered429 += 1
                 let end = given.advanced(by: delay)
                 if tally.windowEnd.map({ $0 < end }) ?? true { tally.windowEnd = end }
+                if form == .httpDate { tally.dateWindowEnds[header] = end }
                 tally.windowGiven = given
             }
             return .status(429, headers: ["Retry-After": header])

@@ -10,15 +10,19 @@ struct DefaultInstance {
     let reports: ErrorReportTally
     let directory: TemporaryDirectory
 
-    /// With `compressed`, the one setting changed is ``Configuration/compressesUploads``.
-    init(port: UInt16, compressed: Bool = false) {
+    /// With `compressed`, the one setting changed is ``Configuration/compressesUploads``; a `ledger` wraps the
+    /// transport in a ``TimingTransport`` that records the client's requests and `Retry-After` windows.
+    init(port: UInt16, compressed: Bool = false, ledger: RetryAfterLedger? = nil) {
         directory = TemporaryDirectory()
         reports = ErrorReportTally()
         var configuration = Configuration(apiKey: "BENCH_KEY", sourceIdentifier: "bench-source")
         configuration.apiHost = "http://127.0.0.1:\(port)"
         configuration.transport = URLSessionEventTransport()
-        if environment("BENCH_TRACE_TRANSPORT") != nil {
-            configuration.transport = TimingTransport(inner: URLSessionEventTransport(), start: ContinuousClock().now)
+        let traces = environment("BENCH_TRACE_TRANSPORT") != nil
+        if traces || ledger != nil {
+            configuration.transport = TimingTransport(
+                inner: URLSessionEventTransport(), start: ContinuousClock().now, tracesSlowRequests: traces,
+                ledger: ledger)
         }
         configuration.storageDirectory = directory.url
         if compressed { configuration.compressesUploads = true }

@@ -23,7 +23,9 @@ enum HostileMixRun {
         print(
             "hostile mix: seed \(seed), 1000 events/s for \(produceSeconds) s, grace \(graceSeconds) s; load \(loadAverage())"
         )
-        let instance = DefaultInstance(port: port)
+        let ingestTally = ingest.tally
+        let ledger = RetryAfterLedger { header in ingestTally.withLock { $0.dateWindowEnds[header] } }
+        let instance = DefaultInstance(port: port, ledger: ledger)
         let binoban = instance.binoban
         let producer = PacedProducer()
         let clock = ContinuousClock()
@@ -75,6 +77,10 @@ enum HostileMixRun {
         print(
             "requests inside a Retry-After window: \(tally.insideRetryAfter) "
                 + "(of which more than 100 ms after the 429 was written: \(tally.insideRetryAfterClearly))")
+        let client = ledger.counts
+        print(
+            "client side: \(client.requests) requests begun, \(client.windows) Retry-After windows received, "
+                + "requests begun inside a received window: \(client.beganInside)")
         print("process CPU \(format(cpu)) s; load \(loadAverage())")
     }
 }
