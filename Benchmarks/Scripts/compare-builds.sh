@@ -16,13 +16,15 @@ set -eu
 old=$1
 new=$2
 samples=${3:-5}
+filters=${COMPARE_FILTERS:-"track() calls/s|durably written"}
 i=1
 while [ "$i" -le "$samples" ]; do
     for build in old new; do
         if [ "$build" = old ]; then binary=$old; else binary=$new; fi
         old_ifs=$IFS
         IFS='|'
-        for filter in ${COMPARE_FILTERS:-"track() calls/s|durably written"}; do
+        # Unquoted, so that the "|" in IFS splits it (a quoted default word would stay one filter).
+        for filter in $filters; do
             IFS=$old_ifs
             cpu=$(mktemp)
             BENCH_SAMPLES=1 BENCH_FILTER="$filter" /usr/bin/time -f '%U %S' -o "$cpu" "$binary" \
