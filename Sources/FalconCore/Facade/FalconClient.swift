@@ -248,7 +248,7 @@ public final class FalconClient: Sendable {
     func overlayPresented(executionID: UInt64, renderer: any FalconRenderer) {
         state.withLock { state in
             if state.executions[executionID]?.overlayRenderer == nil {
-                state.executions[executionID]?.overlayRenderer = renderer
+                state.executions[executionID]?.overlayRenderer = OverlayRenderer(renderer)
             }
         }
         submit(.overlayPresented, executionID: executionID)
@@ -327,9 +327,13 @@ public final class FalconClient: Sendable {
         case .renderer(let command):
             // The renderer is resolved now and held by the queued job until delivery (one executor turn), so
             // every command the machine emitted reaches it, even after the execution ended (a teardown).
-            guard let renderer = execution.renderer else { return }
+            // The inline surface is captured as the class it is: no optional existential to copy per command.
             let request = FalconRenderRequest(command: command, reporter: execution.reporter)
-            dependencies.executor.enqueue { renderer.perform(request) }
+            if let surface = execution.context.inlineSurface {
+                dependencies.executor.enqueue { surface.perform(request) }
+            } else if let overlay = execution.overlayRenderer {
+                dependencies.executor.enqueue { overlay.renderer.perform(request) }
+            }
         case .presentOverlay:
             present(.present, execution)
         case .dismissOverlay:
@@ -459,14 +463,14 @@ extension FalconClient {
     struct Execution: Sendable {
         var machine: FalconExecutionStateMachine
         /// The overlay's content renderer, from the presenter.
-        var overlayRenderer: (any FalconRenderer)?
+        var overlayRenderer: OverlayRenderer?
         let context: Context
     }
 
     /// What performing one input's actions needs, taken out of the lock: two references, not the machine.
     struct Delivery: Sendable {
         let context: Context
-        let overlayRenderer: (any FalconRenderer)?
+        let overlayRenderer: OverlayRenderer?
 
         var callbacks: FalconCallbacks { context.callbacks }
         var layoutId: String? { context.layoutId }
@@ -474,9 +478,17 @@ extension FalconClient {
         var diagnosticLayoutId: String? { context.diagnosticLayoutId }
         var reporter: FalconExecutionReporter { context.reporter }
         var beaconTarget: URL? { context.beaconTarget }
+    }
 
-        /// The inline surface (while the host keeps it) or the overlay's renderer.
-        var renderer: (any FalconRenderer)? { context.inlineSurface ?? overlayRenderer }
+    /// The overlay's renderer in a box of its own: the driver copies a step's `Delivery` at every action, and a
+    /// class reference copies with one retain where an optional existential of a protocol that is not
+    /// class-bound goes through the runtime's generic copy (a few hundred instructions each time).
+    final class OverlayRenderer: Sendable {
+        let renderer: any FalconRenderer
+
+        init(_ renderer: any FalconRenderer) {
+            self.renderer = renderer
+        }
     }
 
     /// What an execution keeps from its `execute` call until it ends.
@@ -536,9 +548,10 @@ extension FalconClient {
                 inboxHead = 0
                 return nil
             }
-            let next = inbox[inboxHead]
-            // A payload-free placeholder releases what the handled input held (a URL, a bridge message).
-            inbox[inboxHead].1 = .superseded
+            // Moved out, a payload-free placeholder left behind: what the input held (a URL, a bridge message) is
+            // released with it, and nothing is copied (inputs hold a `URL`, whose copies go through the runtime).
+            var next: (UInt64, FalconExecutionStateMachine.Input) = (0, .superseded)
+            swap(&next, &inbox[inboxHead])
             inboxHead += 1
             return next
         }
