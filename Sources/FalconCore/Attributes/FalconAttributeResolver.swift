@@ -185,13 +185,22 @@ public enum FalconAttributeResolver: Sendable {
                 (firstName != nil && $0.name == "at.firstname") || (lastName != nil && $0.name == "at.lastname")
             }
         }
-        if email != nil || firstName != nil || lastName != nil {
-            var renamed: [FalconQueryItem] = []
-            renamed.reserveCapacity(3)
-            if let email { renamed.append(FalconQueryItem(name: "at.email", value: email)) }
-            if let firstName { renamed.append(FalconQueryItem(name: "at.firstname", value: firstName)) }
-            if let lastName { renamed.append(FalconQueryItem(name: "at.lastname", value: lastName)) }
-            items.insert(contentsOf: renamed, at: 0)
+        // The renamed ones go in front: appended (the array has room for every member), then rotated into place
+        // by three reversals, which only swap: no second array, no shifting copy.
+        let others = items.count
+        if let email { items.append(FalconQueryItem(name: "at.email", value: email)) }
+        if let firstName { items.append(FalconQueryItem(name: "at.firstname", value: firstName)) }
+        if let lastName { items.append(FalconQueryItem(name: "at.lastname", value: lastName)) }
+        let renamed = items.count - others
+        if renamed > 0, others > 0 {
+            // Through the buffer: one uniqueness check, and the swaps move the items without retaining them.
+            items.withUnsafeMutableBufferPointer { buffer in
+                buffer.reverse()
+                var front = UnsafeMutableBufferPointer(rebasing: buffer[..<renamed])
+                front.reverse()
+                var back = UnsafeMutableBufferPointer(rebasing: buffer[renamed...])
+                back.reverse()
+            }
         }
         return (items, dropped)
     }
