@@ -11,6 +11,8 @@
 # (remove the worktree afterwards: git worktree remove ../wt-old)
 # Every invocation is a fresh process running one case: the memory cases must not share a heap, and the
 # CPU cases then all start from the same state. Standard error (one line per failed execute) is discarded.
+# COMPARE_FILTERS overrides the cases: filters separated by "|", for example (the CPU figures only, more samples)
+#   COMPARE_FILTERS="resolve attributes|build webview URL|CPU" compare-falcon-builds.sh OLD NEW 7
 set -eu
 old=$1
 new=$2
@@ -20,14 +22,18 @@ i=1
 while [ "$i" -le "$samples" ]; do
     for build in old new; do
         if [ "$build" = old ]; then binary=$old; else binary=$new; fi
-        for filter in "after 0 settled" "after 100000 settled" "after 1000000 settled" "resolve attributes" \
-            "build webview URL" "host teardown (cancelled), CPU" "noFill" "close (unloaded)" "HTTP 500" \
-            "caller-run executor"; do
+        filters=${COMPARE_FILTERS:-"after 0 settled|after 100000 settled|after 1000000 settled|resolve attributes|build webview URL|host teardown (cancelled), CPU|noFill|close (unloaded)|HTTP 500|caller-run executor"}
+        old_ifs=$IFS
+        IFS='|'
+        for filter in $filters; do
+            IFS=$old_ifs
             BENCH_SAMPLES=1 BENCH_FILTER="$filter" "$binary" 2>/dev/null | grep -v '^Falcon benchmarks' \
                 | while IFS= read -r line; do
                     echo "sample $i $build: $line"
                 done
+            IFS='|'
         done
+        IFS=$old_ifs
     done
     i=$((i + 1))
 done | tee "$log"

@@ -20,7 +20,7 @@ struct FalconCase {
 
 enum FalconCases {
     /// Resolving the workload's attributes, µs per call.
-    static func resolve(iterations: Int = 200_000) -> FalconCase {
+    static func resolve(iterations: Int = Workload.iterations) -> FalconCase {
         FalconCase(name: "resolve attributes", unit: "µs/call", target: 1) {
             let start = ContinuousClock.now
             for _ in 0..<iterations {
@@ -31,7 +31,7 @@ enum FalconCases {
     }
 
     /// Building the webview URL from already resolved attributes, µs per call.
-    static func webviewURL(iterations: Int = 200_000) -> FalconCase {
+    static func webviewURL(iterations: Int = Workload.iterations) -> FalconCase {
         let resolved = FalconAttributeResolver.resolve(Workload.attributes, mapping: Workload.mapping)
         let sessionId = "0F3C2A4E-8B1D-4C6A-9E2F-7A5B3C1D0E9F"
         return FalconCase(name: "build webview URL", unit: "µs/call", target: 2) {
@@ -48,7 +48,7 @@ enum FalconCases {
     }
 
     /// Process CPU per execute, from `execute` to the terminal state, at the default configuration.
-    static func execute(_ outcome: Outcome, count: Int = 20_000) -> FalconCase {
+    static func execute(_ outcome: Outcome, count: Int = Workload.executes) -> FalconCase {
         FalconCase(
             name: "execute → \(outcome.rawValue), CPU", unit: "µs/execute",
             target: outcome == .loadedThenTeardown ? 5 : nil
@@ -62,7 +62,7 @@ enum FalconCases {
 
     /// The SDK's own CPU per execute: the same workload with host-facing jobs run on the caller's thread
     /// (no Dispatch queue, so no thread wake-ups), system clock and everything else at the default.
-    static func executeSDKOnly(_ outcome: Outcome, count: Int = 20_000) -> FalconCase {
+    static func executeSDKOnly(_ outcome: Outcome, count: Int = Workload.executes) -> FalconCase {
         FalconCase(name: "execute → \(outcome.rawValue), caller-run executor, CPU", unit: "µs/execute") {
             let executor = CallerRunExecutor()
             let client = makeClient(executor: executor)

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import FalconCore
 
 /// The attributes of a typical execute: the placement details and a handful of user details, a few dozen
@@ -24,4 +25,9 @@ enum Workload {
     ]
 
     static let style = FalconStyle(fontFamily: "Roboto")
+
+    /// Calls per resolve or URL sample: 200 000, or `BENCH_ITERATIONS` (smaller for a run under callgrind).
+    static let iterations = environment("BENCH_ITERATIONS").flatMap { Int($0) } ?? 200_000
+    /// Executes per CPU sample: 20 000, or `BENCH_EXECUTES` (a multiple of the 1 000-execute window).
+    static let executes = environment("BENCH_EXECUTES").flatMap { Int($0) } ?? 20_000
 }

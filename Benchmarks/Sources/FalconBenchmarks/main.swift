@@ -12,7 +12,9 @@ import Darwin
 // BENCH_FILTER=<text> runs only the cases whose name contains the text; BENCH_SAMPLES overrides the count.
 // Memory cases take one sample without a warm-up and should each run in a process of their own
 // (Benchmarks/Scripts/compare-falcon-builds.sh does); BENCH_IDLE_SECONDS=<n> also prints the figure after
-// n seconds idle. Failed executes write an error line each to standard error: redirect it.
+// n seconds idle. BENCH_ITERATIONS and BENCH_EXECUTES shrink the resolve/URL and CPU workloads (for a profile under
+// callgrind, whose instruction counts do not depend on the machine's load). Failed executes write an error line
+// each to standard error: redirect it.
 
 let cases: [FalconCase] =
     [

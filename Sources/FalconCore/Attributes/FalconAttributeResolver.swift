@@ -57,10 +57,16 @@ public struct FalconQueryItem: Sendable, Hashable {
 public enum FalconAttributeResolver: Sendable {
     /// Resolves `attributes` against `mapping`.
     public static func resolve(_ attributes: JSONValue, mapping: [String: String]) -> FalconResolvedAttributes {
-        let details = attributes["placement_details"]?.objectValue ?? [:]
-        let view = FalconIdentifier.normalize(details["view"])
-        let layoutId = FalconIdentifier.normalize(details["layout_id"])
-        let (userAttributes, dropped) = userQueryItems(attributes["user_details"]?.objectValue ?? [:])
+        guard case .object(let root) = attributes else {
+            return FalconResolvedAttributes(
+                placementId: nil, view: nil, layoutId: nil, userAttributes: [], droppedUserValueCount: 0)
+        }
+        let (placementDetails, userDetails) = members(root, "placement_details", "user_details")
+        let details = placementDetails?.objectValue ?? [:]
+        let (rawView, rawLayoutId) = members(details, "view", "layout_id")
+        let view = FalconIdentifier.normalize(rawView)
+        let layoutId = FalconIdentifier.normalize(rawLayoutId)
+        let (userAttributes, dropped) = userQueryItems(userDetails?.objectValue ?? [:])
         return FalconResolvedAttributes(
             placementId: placementId(view: view, layoutId: layoutId, mapping: mapping),
             view: view,
@@ -70,12 +76,37 @@ public enum FalconAttributeResolver: Sendable {
         )
     }
 
+    /// The members named `first` and `second`. A small object is scanned (a length test and a comparison per
+    /// member) instead of hashing both names; a larger one is looked up. The names passed are lower-case ASCII
+    /// and `_`, which no other spelling is canonically equivalent to, so the length test rejects no match.
+    private static func members(
+        _ object: [String: JSONValue], _ first: String, _ second: String
+    ) -> (JSONValue?, JSONValue?) {
+        guard object.count <= 4 else { return (object[first], object[second]) }
+        let firstCount = first.utf8.count
+        let secondCount = second.utf8.count
+        var found: (JSONValue?, JSONValue?) = (nil, nil)
+        for (key, value) in object {
+            let count = key.utf8.count
+            if count == firstCount, key == first {
+                found.0 = value
+            } else if count == secondCount, key == second {
+                found.1 = value
+            }
+        }
+        return found
+    }
+
     /// The four-step lookup over already normalized identifiers.
     ///
     /// The same answer as ``explain(view:layoutId:mapping:)``, without building the trace.
     public static func placementId(view: String?, layoutId: String?, mapping: [String: String]) -> String? {
         if !mapping.isEmpty {
-            if let layoutId, let view, let mapped = mapped(layoutId + "/" + view, in: mapping) { return mapped }
+            if let layoutId, let view,
+                let mapped = mapped(joined(layoutId, view, separator: UInt8(ascii: "/")), in: mapping)
+            {
+                return mapped
+            }
             if let view, let mapped = mapped(view, in: mapping) { return mapped }
             if let layoutId, let mapped = mapped(layoutId, in: mapping) { return mapped }
         }
@@ -120,42 +151,111 @@ public enum FalconAttributeResolver: Sendable {
         return FalconPlacementLookup(attempts: attempts)
     }
 
-    /// The Disco keys sent under another name, in URL order, with their query names.
-    private static let renamed: [(source: String, target: String, name: String)] = [
-        ("email", "email", "at.email"), ("first_name", "firstname", "at.firstname"),
-        ("last_name", "lastname", "at.lastname"),
-    ]
-
+    /// The `at.*` items of `user_details` in URL order, and how many members were dropped.
+    ///
+    /// One pass over the members: `email`, `first_name` and `last_name` (the Disco keys sent under another
+    /// name) go into their slots, every other scalar member becomes an item; the others are then sorted by
+    /// name (every name starts with `at.`, so that is the key order) and the renamed ones put in front. A
+    /// literal `firstname` or `lastname` is dropped from the URL when the mapped key carried a value, but a
+    /// non-scalar one still counts as dropped.
     private static func userQueryItems(_ details: [String: JSONValue]) -> ([FalconQueryItem], Int) {
         var items: [FalconQueryItem] = []
         items.reserveCapacity(details.count)
-        // The targets of the renamed keys that carried a value (at most three: a list beats a set here).
-        var used: [String] = []
+        var email: String?
+        var firstName: String?
+        var lastName: String?
+        var literalTargets = 0  // scalar `firstname` / `lastname` members among the items
         var dropped = 0
-        for (source, target, name) in renamed {
-            guard let raw = details[source] else { continue }
-            if let value = scalarText(raw) {
-                items.append(FalconQueryItem(name: name, value: value))
-                used.append(target)
-            } else {
-                dropped += 1
+        for (key, raw) in details {
+            let value = scalarText(raw)
+            if value == nil { dropped += 1 }
+            switch renamedSource(key) {
+            case .email: email = value
+            case .firstName: firstName = value
+            case .lastName: lastName = value
+            case nil:
+                guard let value else { continue }
+                if isRenamedTarget(key) { literalTargets += 1 }
+                items.append(FalconQueryItem(name: queryName(key), value: value))
             }
         }
-        // Sorted pairs rather than sorted keys: each value is then read without a second lookup.
-        for (key, raw) in details.sorted(by: { $0.key < $1.key }) where !isRenamedSource(key) {
-            guard let value = scalarText(raw) else {
-                dropped += 1
-                continue
+        items.sort { $0.name < $1.name }
+        if literalTargets > 0 {
+            items.removeAll {
+                (firstName != nil && $0.name == "at.firstname") || (lastName != nil && $0.name == "at.lastname")
             }
-            // The mapped Disco key wins over a literal duplicate (`first_name` over `firstname`).
-            if used.contains(key) { continue }
-            items.append(FalconQueryItem(name: "at." + key, value: value))
+        }
+        // The renamed ones go in front: appended (the array has room for every member), then rotated into place
+        // by three reversals, which only swap: no second array, no shifting copy.
+        let others = items.count
+        if let email { items.append(FalconQueryItem(name: "at.email", value: email)) }
+        if let firstName { items.append(FalconQueryItem(name: "at.firstname", value: firstName)) }
+        if let lastName { items.append(FalconQueryItem(name: "at.lastname", value: lastName)) }
+        let renamed = items.count - others
+        if renamed > 0, others > 0 {
+            // Through the buffer: one uniqueness check, and the swaps move the items without retaining them.
+            items.withUnsafeMutableBufferPointer { buffer in
+                buffer.reverse()
+                var front = UnsafeMutableBufferPointer(rebasing: buffer[..<renamed])
+                front.reverse()
+                var back = UnsafeMutableBufferPointer(rebasing: buffer[renamed...])
+                back.reverse()
+            }
         }
         return (items, dropped)
     }
 
-    private static func isRenamedSource(_ key: String) -> Bool {
-        key == "email" || key == "first_name" || key == "last_name"
+    private enum RenamedSource {
+        case email, firstName, lastName
+    }
+
+    /// Which renamed Disco key `key` is, if any (the length is checked first: most keys differ there).
+    private static func renamedSource(_ key: String) -> RenamedSource? {
+        switch key.utf8.count {
+        case 5: key == "email" ? .email : nil
+        case 10: key == "first_name" ? .firstName : nil
+        case 9: key == "last_name" ? .lastName : nil
+        default: nil
+        }
+    }
+
+    /// Whether `key` is the query name of a renamed key written literally (`firstname`, `lastname`).
+    private static func isRenamedTarget(_ key: String) -> Bool {
+        let count = key.utf8.count
+        return (count == 9 && key == "firstname") || (count == 8 && key == "lastname")
+    }
+
+    /// `at.<key>`, written in one go (a name of up to 15 bytes stays a small string: no allocation).
+    static func queryName(_ key: String) -> String {
+        var key = key
+        return key.withUTF8 { tail in
+            String(unsafeUninitializedCapacity: 3 + tail.count) { buffer in
+                buffer[0] = UInt8(ascii: "a")
+                buffer[1] = UInt8(ascii: "t")
+                buffer[2] = UInt8(ascii: ".")
+                return 3 + UnsafeMutableBufferPointer(rebasing: buffer[3...]).initialize(fromContentsOf: tail)
+            }
+        }
+    }
+
+    /// `prefix` followed by `suffix`, sized once (`+` builds an intermediate for a three-part key).
+    static func joined(_ prefix: String, _ suffix: String, separator: UInt8? = nil) -> String {
+        var prefix = prefix
+        var suffix = suffix
+        return prefix.withUTF8 { head in
+            suffix.withUTF8 { tail in
+                let count = head.count + (separator == nil ? 0 : 1) + tail.count
+                return String(unsafeUninitializedCapacity: count) { buffer in
+                    var index = buffer.initialize(fromContentsOf: head)
+                    if let separator {
+                        buffer[index] = separator
+                        index += 1
+                    }
+                    index += UnsafeMutableBufferPointer(rebasing: buffer[index...]).initialize(fromContentsOf: tail)
+                    return index
+                }
+            }
+        }
     }
 
     /// The canonical text of a scalar `user_details` value: trimmed strings, `42`, `2.5`, `true`.
@@ -167,6 +267,7 @@ public enum FalconAttributeResolver: Sendable {
         case .double(let number):
             guard number.isFinite else { return nil }
             var bytes: [UInt8] = []
+            bytes.reserveCapacity(24)  // the longest shortest round-trip spelling of a Double
             JSONWriter.appendNumber(number, to: &bytes)
             return String(decoding: bytes, as: UTF8.self)
         case .null, .array, .object: return nil

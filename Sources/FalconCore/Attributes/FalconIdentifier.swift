@@ -22,9 +22,13 @@ enum FalconIdentifier: Sendable {
     /// to a following printable ASCII one; so when the first and the last UTF-8 byte are printable ASCII
     /// there is nothing to trim, and the common case costs two byte reads instead of a grapheme walk.
     static func trim(_ text: String) -> String {
-        if let first = text.utf8.first, let last = text.utf8.last, isPrintableASCII(first), isPrintableASCII(last) {
-            return text
+        var bytes = text
+        // One look at the contiguous UTF-8 (a small string is copied to the stack) instead of two index walks.
+        let untouched = bytes.withUTF8 { utf8 in
+            guard let first = utf8.first, let last = utf8.last else { return false }
+            return isPrintableASCII(first) && isPrintableASCII(last)
         }
+        if untouched { return text }
         guard let first = text.firstIndex(where: { !$0.isWhitespace }) else { return "" }
         guard let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
         return String(text[first...last])

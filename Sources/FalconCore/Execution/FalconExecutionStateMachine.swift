@@ -244,7 +244,7 @@ package struct FalconExecutionStateMachine: Sendable {
     private mutating func start(_ preflight: Preflight, at now: Duration) {
         guard state == .idle else { return }
         shown = true
-        actions.append(.callback(.showLoadingIndicator))
+        emit(.callback(.showLoadingIndicator))
         switch preflight {
         case .notInitialized:
             failPreflight(.initNotCalled, "execute was called before initSdk", error: .initNotCalled)
@@ -260,7 +260,7 @@ package struct FalconExecutionStateMachine: Sendable {
             case .inline: beginLoad(at: now)
             case .overlay:
                 state = .presenting
-                actions.append(.presentOverlay)
+                emit(.presentOverlay)
             }
         }
     }
@@ -273,10 +273,10 @@ package struct FalconExecutionStateMachine: Sendable {
     private mutating func beginLoad(at now: Duration) {
         guard let url else { return }
         state = .loading
-        actions.append(.renderer(.load(url, navigationID: Self.initialNavigationID)))
+        emit(.renderer(.load(url, navigationID: Self.initialNavigationID)))
         generation += 1
         loadTimerGeneration = generation
-        actions.append(.armTimer(.loadTimeout, deadline: now + loadTimeout, generation: generation))
+        emit(.armTimer(.loadTimeout, deadline: now + loadTimeout, generation: generation))
     }
 
     // MARK: Bridge and visibility
@@ -292,14 +292,14 @@ package struct FalconExecutionStateMachine: Sendable {
         case (.loaded, .height(let height)):
             guard surface == .inline, abs(height - contentHeight) >= 1 else { return }
             contentHeight = height.rounded(.up)
-            actions.append(.renderer(.setContentHeight(contentHeight)))
+            emit(.renderer(.setContentHeight(contentHeight)))
         case (.loading, .error), (.loaded, .error):
             fail(.bridgeReportedError, "the web content reported an error")
         case (.loading, .close), (.loaded, .close):
             close()
         case (.loading, .click(let url)), (.loaded, .click(let url)):
             let decision = FalconNavigationPolicy.decideClick(url: url, sinceLastTouch: lastTouch.map { now - $0 })
-            if case .openExternally(let target) = decision { actions.append(.renderer(.openExternally(target))) }
+            if case .openExternally(let target) = decision { emit(.renderer(.openExternally(target))) }
         default:
             break
         }
@@ -311,18 +311,18 @@ package struct FalconExecutionStateMachine: Sendable {
         hide()
         if surface == .inline, let height {
             contentHeight = height.rounded(.up)
-            actions.append(.renderer(.setContentHeight(contentHeight)))
+            emit(.renderer(.setContentHeight(contentHeight)))
         }
-        actions.append(.callback(.load))
+        emit(.callback(.load))
         if lastVisibility > 0.5 { armDwell(at: now) }
     }
 
     private mutating func noFill() {
         cancelTimers()
         state = .noFill
-        if surface == .overlay { actions.append(.dismissOverlay) }
+        if surface == .overlay { emit(.dismissOverlay) }
         hide()
-        actions.append(.finished)
+        emit(.finished)
     }
 
     private mutating func visibility(_ fraction: Double, at now: Duration) {
@@ -332,7 +332,7 @@ package struct FalconExecutionStateMachine: Sendable {
             armDwell(at: now)
         } else if dwellGeneration != nil {
             dwellGeneration = nil
-            actions.append(.cancelTimer(.dwell))
+            emit(.cancelTimer(.dwell))
         }
     }
 
@@ -340,7 +340,7 @@ package struct FalconExecutionStateMachine: Sendable {
         guard !interactiveFired, dwellGeneration == nil else { return }
         generation += 1
         dwellGeneration = generation
-        actions.append(.armTimer(.dwell, deadline: now + dwell, generation: generation))
+        emit(.armTimer(.dwell, deadline: now + dwell, generation: generation))
     }
 
     private mutating func timerFired(_ timer: Timer, _ firedGeneration: Int) {
@@ -354,7 +354,7 @@ package struct FalconExecutionStateMachine: Sendable {
             dwellGeneration = nil
             guard state == .loaded, lastVisibility > 0.5, !interactiveFired else { return }
             interactiveFired = true
-            actions.append(.event(.interactive))
+            emit(.event(.interactive))
         }
     }
 
@@ -366,12 +366,12 @@ package struct FalconExecutionStateMachine: Sendable {
         switch surface {
         case .inline:
             contentHeight = 0
-            actions.append(.renderer(.setContentHeight(0)))
-            actions.append(.renderer(.teardown))
+            emit(.renderer(.setContentHeight(0)))
+            emit(.renderer(.teardown))
             unloaded(completed: true)
         case .overlay:
             state = .closing
-            actions.append(.dismissOverlay)
+            emit(.dismissOverlay)
         }
     }
 
@@ -394,25 +394,25 @@ package struct FalconExecutionStateMachine: Sendable {
 
     private mutating func unloaded(completed: Bool) {
         state = .unloaded
-        actions.append(.callback(.unload))
-        if completed { actions.append(.event(.completed)) }
-        actions.append(.finished)
+        emit(.callback(.unload))
+        if completed { emit(.event(.completed)) }
+        emit(.finished)
     }
 
     private mutating func cancel() {
         switch state {
         case .idle:
             state = .cancelled
-            actions.append(.finished)
+            emit(.finished)
         case .presenting, .loading, .loaded:
             cancelTimers()
             switch surface {
-            case .inline: actions.append(.renderer(.teardown))
-            case .overlay: actions.append(.dismissOverlay)
+            case .inline: emit(.renderer(.teardown))
+            case .overlay: emit(.dismissOverlay)
             }
             if shown { hide() }
             state = .cancelled
-            actions.append(.finished)
+            emit(.finished)
         default:
             break  // Closing/Failing: the dismissal in flight finishes the execution.
         }
@@ -434,67 +434,75 @@ package struct FalconExecutionStateMachine: Sendable {
         _ message: String,
         error: FalconError = .placementLoadError
     ) {
-        actions.append(.diagnose(code, message: message))
+        emit(.diagnose(code, message: message))
         hide()
         finishFailure(error)
     }
 
     private mutating func failLoad(_ code: FalconDiagnosticCode, _ message: String) {
-        actions.append(.diagnose(code, message: message))
+        emit(.diagnose(code, message: message))
         cancelTimers()
-        actions.append(.renderer(.stop))
+        emit(.renderer(.stop))
         switch surface {
         case .inline:
-            actions.append(.renderer(.teardown))
+            emit(.renderer(.teardown))
             hide()
             finishFailure(.placementLoadError)
         case .overlay:
             state = .failing
             pendingFailureNeedsHide = true
-            actions.append(.dismissOverlay)
+            emit(.dismissOverlay)
         }
     }
 
     private mutating func failLate(_ code: FalconDiagnosticCode, _ message: String) {
-        actions.append(.diagnose(code, message: message))
+        emit(.diagnose(code, message: message))
         cancelTimers()
-        actions.append(.renderer(.stop))
+        emit(.renderer(.stop))
         switch surface {
         case .inline:
             contentHeight = 0
-            actions.append(.renderer(.setContentHeight(0)))
-            actions.append(.renderer(.teardown))
+            emit(.renderer(.setContentHeight(0)))
+            emit(.renderer(.teardown))
             finishFailure(.placementLoadError)
         case .overlay:
             state = .failing
             pendingFailureNeedsHide = false
-            actions.append(.dismissOverlay)
+            emit(.dismissOverlay)
         }
     }
 
     private mutating func finishFailure(_ error: FalconError) {
         state = .failed
-        actions.append(.callback(.error(error)))
-        actions.append(.event(.failure(error)))
-        actions.append(.finished)
+        emit(.callback(.error(error)))
+        emit(.event(.failure(error)))
+        emit(.finished)
     }
 
     // MARK: Helpers
 
+    /// Appends `action` to this step's list. The first one reserves room for a whole step (a failure emits up
+    /// to seven actions): one allocation instead of the growth steps of an empty array, and none for the many
+    /// inputs that emit nothing (visibility, touches).
+    private mutating func emit(_ action: Action) {
+        if actions.capacity == 0 { actions.reserveCapacity(8) }
+        actions.append(action)
+    }
+
     private mutating func hide() {
         guard shown, !hidden else { return }
         hidden = true
-        actions.append(.callback(.hideLoadingIndicator))
+        emit(.callback(.hideLoadingIndicator))
     }
 
     private mutating func cancelTimers() {
         if loadTimerGeneration != nil {
             loadTimerGeneration = nil
-            actions.append(.cancelTimer(.loadTimeout))
+            emit(.cancelTimer(.loadTimeout))
         }
         if dwellGeneration != nil {
             dwellGeneration = nil
-            actions.append(.cancelTimer(.dwell))
+            emit(.cancelTimer(.dwell))
         }
     }
 }

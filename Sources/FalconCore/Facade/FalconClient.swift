@@ -22,7 +22,6 @@ public final class FalconClient: Sendable {
 
     private let state = LockedValue(ClientState())
     private let timers = LockedValue([TimerKey: any FalconTimerHandle]())
-    private let beacons = LockedValue(BeaconTracker())
     private let metrics: FalconMetrics
 
     /// Creates a client; nothing starts until `execute` is called.
@@ -32,7 +31,7 @@ public final class FalconClient: Sendable {
     }
 
     /// Cumulative counts since the client was created: executions by outcome, diagnostics by code, beacons.
-    public var statistics: FalconStatistics { metrics.snapshot }
+    public var statistics: FalconStatistics { state.withLock { $0.statistics } }
 
     // MARK: Configuration
 
@@ -143,12 +142,12 @@ public final class FalconClient: Sendable {
         var preflight = Self.preflight(request, resolved, apiKey: apiKey, config: config, sessionId: sessionId)
         let surfaceKind: FalconExecutionStateMachine.Surface
         let surfaceID: ObjectIdentifier?
-        let inlineSurface: WeakSurface?
+        let inlineSurface: (any FalconInlineSurface)?
         switch request.placement {
         case .inline(let surface):
             surfaceKind = .inline
             surfaceID = ObjectIdentifier(surface)
-            inlineSurface = WeakSurface(surface)
+            inlineSurface = surface
         case .overlay:
             surfaceKind = .overlay
             surfaceID = nil
@@ -187,9 +186,10 @@ public final class FalconClient: Sendable {
                 )
             )
             state.inbox.append((id, .start(preflight)))
+            state.statistics.count(.executionStarted)
             return (id, state.beginDrain())
         }
-        metrics.record(.executionStarted)
+        metrics.forward(.executionStarted)
         if shouldDrain { drain() }
         return id
     }
@@ -226,9 +226,9 @@ public final class FalconClient: Sendable {
     /// Beacons are fire-and-forget; this exists for tests and for a graceful shutdown.
     public func waitForPendingBeacons() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = beacons.withLock { tracker -> Bool in
-                if tracker.inFlight == 0 { return true }
-                tracker.waiters.append(continuation)
+            let ready = state.withLock { state -> Bool in
+                if state.beacons.inFlight == 0 { return true }
+                state.beacons.waiters.append(continuation)
                 return false
             }
             if ready { continuation.resume() }
@@ -248,7 +248,7 @@ public final class FalconClient: Sendable {
     func overlayPresented(executionID: UInt64, renderer: any FalconRenderer) {
         state.withLock { state in
             if state.executions[executionID]?.overlayRenderer == nil {
-                state.executions[executionID]?.overlayRenderer = renderer
+                state.executions[executionID]?.overlayRenderer = OverlayRenderer(renderer)
             }
         }
         submit(.overlayPresented, executionID: executionID)
@@ -258,16 +258,16 @@ public final class FalconClient: Sendable {
     private func drain() {
         while true {
             let step = state.withLock { state -> Step? in
-                guard !state.inbox.isEmpty else {
+                guard let (id, next) = state.nextInput() else {
                     state.draining = false
                     return nil
                 }
-                var (id, input) = state.inbox.removeFirst()
+                var input = next
                 // The machine is handled in place; only the parts the actions need leave the lock.
                 guard let index = state.executions.index(forKey: id) else { return Step(id: id, input: input) }
                 let context = state.executions.values[index].context
                 var releasedEarly = false
-                if let box = context.inlineSurface, box.surface == nil {
+                if context.rendersInline, context.inlineSurface == nil {
                     // The host released its surface without reporting a teardown: treat it as one, and warn when
                     // the placement had not settled yet (a host that forgot to keep its view gets a log line).
                     let machineState = state.executions.values[index].machine.state
@@ -275,6 +275,7 @@ public final class FalconClient: Sendable {
                     input = .hostTeardown
                 }
                 let actions = state.executions.values[index].machine.handle(input, at: dependencies.clock.now())
+                state.statistics.count(actions)
                 let delivery = Delivery(
                     context: context, overlayRenderer: state.executions.values[index].overlayRenderer)
                 if actions.contains(.finished) {
@@ -304,10 +305,10 @@ public final class FalconClient: Sendable {
     }
 
     private func perform(_ action: FalconExecutionStateMachine.Action, _ execution: Delivery, _ id: UInt64) {
+        // Counted at the transition, under the lock; the observer hears of it now, in action order.
+        metrics.forward(action)
         switch action {
         case .callback(let callback):
-            if case .load = callback { metrics.record(.executionLoaded) }
-            if case .error(let error) = callback { metrics.record(.executionFailed(error)) }
             dependencies.executor.enqueue(execution.callbacks.job(for: callback))
         case .event(let event):
             guard let layoutId = execution.layoutId else { return }
@@ -326,9 +327,13 @@ public final class FalconClient: Sendable {
         case .renderer(let command):
             // The renderer is resolved now and held by the queued job until delivery (one executor turn), so
             // every command the machine emitted reaches it, even after the execution ended (a teardown).
-            guard let renderer = execution.renderer else { return }
+            // The inline surface is captured as the class it is: no optional existential to copy per command.
             let request = FalconRenderRequest(command: command, reporter: execution.reporter)
-            dependencies.executor.enqueue { renderer.perform(request) }
+            if let surface = execution.context.inlineSurface {
+                dependencies.executor.enqueue { surface.perform(request) }
+            } else if let overlay = execution.overlayRenderer {
+                dependencies.executor.enqueue { overlay.renderer.perform(request) }
+            }
         case .presentOverlay:
             present(.present, execution)
         case .dismissOverlay:
@@ -344,7 +349,6 @@ public final class FalconClient: Sendable {
         case .cancelTimer(let timer):
             timers.withLock { $0.removeValue(forKey: TimerKey(executionID: id, timer: timer)) }?.cancel()
         case .finished:
-            metrics.record(.executionEnded)
             // An execution has at most one timer of each kind: look both up instead of scanning every
             // execution's timers.
             let handles = timers.withLock { timers in
@@ -368,7 +372,6 @@ public final class FalconClient: Sendable {
 
     private func diagnose(_ code: FalconDiagnosticCode, _ message: String, _ execution: Delivery) {
         log(.error, code, message)
-        metrics.record(.diagnostic(code))
         let diagnostic = FalconDiagnostic(
             code: code,
             message: message,
@@ -388,11 +391,12 @@ public final class FalconClient: Sendable {
             ts: FalconBeacon.milliseconds(since1970: dependencies.clock.wallTime())
         )
         guard let transport = dependencies.beaconTransport else {
-            metrics.record(.beaconDropped)
-            let first = beacons.withLock { tracker in
-                defer { tracker.warnedMissingTransport = true }
-                return !tracker.warnedMissingTransport
+            let first = state.withLock { state in
+                state.statistics.count(.beaconDropped)
+                defer { state.beacons.warnedMissingTransport = true }
+                return !state.beacons.warnedMissingTransport
             }
+            metrics.forward(.beaconDropped)
             if first {
                 log(.warning, code, Self.missingBeaconTransportWarning)
             } else {
@@ -405,11 +409,10 @@ public final class FalconClient: Sendable {
             headers: ["Content-Type": "application/json"],
             body: beacon.jsonBody()
         )
-        beacons.withLock { $0.inFlight += 1 }
+        state.withLock { $0.beacons.inFlight += 1 }
         Task.detached { [weak self] in
             let answered = (try? await transport.send(request)) != nil
-            self?.metrics.record(answered ? .beaconSent : .beaconFailed)
-            self?.beaconFinished()
+            self?.beaconFinished(answered ? .beaconSent : .beaconFailed)
         }
     }
 
@@ -419,13 +422,15 @@ public final class FalconClient: Sendable {
         + "launch: Falcon.shared = FalconClient(dependencies: .init(beaconTransport: URLSessionBeaconTransport())) "
         + "(import FalconCoreURLSession)"
 
-    private func beaconFinished() {
-        let waiters = beacons.withLock { tracker -> [CheckedContinuation<Void, Never>] in
-            tracker.inFlight -= 1
-            guard tracker.inFlight == 0 else { return [] }
-            defer { tracker.waiters = [] }
-            return tracker.waiters
+    private func beaconFinished(_ outcome: FalconMetrics.Occurrence) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.statistics.count(outcome)
+            state.beacons.inFlight -= 1
+            guard state.beacons.inFlight == 0 else { return [] }
+            defer { state.beacons.waiters = [] }
+            return state.beacons.waiters
         }
+        metrics.forward(outcome)
         for waiter in waiters { waiter.resume() }
     }
 
@@ -458,14 +463,14 @@ extension FalconClient {
     struct Execution: Sendable {
         var machine: FalconExecutionStateMachine
         /// The overlay's content renderer, from the presenter.
-        var overlayRenderer: (any FalconRenderer)?
+        var overlayRenderer: OverlayRenderer?
         let context: Context
     }
 
     /// What performing one input's actions needs, taken out of the lock: two references, not the machine.
     struct Delivery: Sendable {
         let context: Context
-        let overlayRenderer: (any FalconRenderer)?
+        let overlayRenderer: OverlayRenderer?
 
         var callbacks: FalconCallbacks { context.callbacks }
         var layoutId: String? { context.layoutId }
@@ -473,9 +478,17 @@ extension FalconClient {
         var diagnosticLayoutId: String? { context.diagnosticLayoutId }
         var reporter: FalconExecutionReporter { context.reporter }
         var beaconTarget: URL? { context.beaconTarget }
+    }
 
-        /// The inline surface (while the host keeps it) or the overlay's renderer.
-        var renderer: (any FalconRenderer)? { context.inlineSurface?.surface ?? overlayRenderer }
+    /// The overlay's renderer in a box of its own: the driver copies a step's `Delivery` at every action, and a
+    /// class reference copies with one retain where an optional existential of a protocol that is not
+    /// class-bound goes through the runtime's generic copy (a few hundred instructions each time).
+    final class OverlayRenderer: Sendable {
+        let renderer: any FalconRenderer
+
+        init(_ renderer: any FalconRenderer) {
+            self.renderer = renderer
+        }
     }
 
     /// What an execution keeps from its `execute` call until it ends.
@@ -485,15 +498,18 @@ extension FalconClient {
         let diagnosticPlacement: String?
         let diagnosticLayoutId: String?
         let surfaceID: ObjectIdentifier?
+        /// Whether the execution renders on a host surface (which ``inlineSurface`` held until released).
+        let rendersInline: Bool
         /// The host's inline surface, held weakly: the host owns its views, and a surface it releases must be
-        /// able to deallocate (and report its teardown) while a placement is still showing.
-        let inlineSurface: WeakSurface?
+        /// able to deallocate (and report its teardown) while a placement is still showing. A weak field of
+        /// this object rather than a box of its own: one allocation per execute fewer.
+        weak let inlineSurface: (any FalconInlineSurface)?
         let reporter: FalconExecutionReporter
         let beaconTarget: URL?
 
         init(
             callbacks: FalconCallbacks, layoutId: String?, diagnosticPlacement: String?, diagnosticLayoutId: String?,
-            surfaceID: ObjectIdentifier?, inlineSurface: WeakSurface?, reporter: FalconExecutionReporter,
+            surfaceID: ObjectIdentifier?, inlineSurface: (any FalconInlineSurface)?, reporter: FalconExecutionReporter,
             beaconTarget: URL?
         ) {
             self.callbacks = callbacks
@@ -501,17 +517,10 @@ extension FalconClient {
             self.diagnosticPlacement = diagnosticPlacement
             self.diagnosticLayoutId = diagnosticLayoutId
             self.surfaceID = surfaceID
+            self.rendersInline = inlineSurface != nil
             self.inlineSurface = inlineSurface
             self.reporter = reporter
             self.beaconTarget = beaconTarget
-        }
-    }
-
-    final class WeakSurface: Sendable {
-        weak let surface: (any FalconInlineSurface)?
-
-        init(_ surface: any FalconInlineSurface) {
-            self.surface = surface
         }
     }
 
@@ -524,8 +533,28 @@ extension FalconClient {
         var surfaces: [ObjectIdentifier: UInt64] = [:]
         var activeOverlay: UInt64?
         var nextExecutionID: UInt64 = 0
+        /// Inputs not yet handled start at `inboxHead`; the array is emptied (keeping its storage) once all
+        /// are, so taking the next input costs O(1) instead of shifting the rest.
         var inbox: [(UInt64, FalconExecutionStateMachine.Input)] = []
+        var inboxHead = 0
         var draining = false
+        var statistics = FalconStatistics()
+        var beacons = BeaconTracker()
+
+        /// The oldest input not yet handled, or `nil` when there is none (the inbox is then empty).
+        mutating func nextInput() -> (UInt64, FalconExecutionStateMachine.Input)? {
+            guard inboxHead < inbox.count else {
+                inbox.removeAll(keepingCapacity: inbox.capacity <= 1024)
+                inboxHead = 0
+                return nil
+            }
+            // Moved out, a payload-free placeholder left behind: what the input held (a URL, a bridge message) is
+            // released with it, and nothing is copied (inputs hold a `URL`, whose copies go through the runtime).
+            var next: (UInt64, FalconExecutionStateMachine.Input) = (0, .superseded)
+            swap(&next, &inbox[inboxHead])
+            inboxHead += 1
+            return next
+        }
 
         /// Marks the inbox as being drained; `true` when the caller must drain it.
         mutating func beginDrain() -> Bool {

@@ -41,16 +41,17 @@ public struct FalconStyle: Sendable, Hashable {
     /// The style as ordered `(name, value)` query parameters `style.<field>`, colours as `#RRGGBBAA`.
     var queryParameters: [(String, String)] {
         var parameters: [(String, String)] = []
+        // Whole names as literals: no interpolation per execute.
         func add(_ name: String, _ value: String?) {
-            if let value { parameters.append(("style.\(name)", value)) }
+            if let value { parameters.append((name, value)) }
         }
-        add("widgetBackgroundColor", widgetBackgroundColor?.hexString)
-        add("slotBackgroundColor", slotBackgroundColor?.hexString)
-        add("slotPadding", slotPadding.map { String($0) })
-        add("acceptButtonBackgroundColor", acceptButtonBackgroundColor?.hexString)
-        add("acceptButtonTextColor", acceptButtonTextColor?.hexString)
-        add("promoCodeBackgroundColor", promoCodeBackgroundColor?.hexString)
-        add("fontFamily", fontFamily)
+        add("style.widgetBackgroundColor", widgetBackgroundColor?.hexString)
+        add("style.slotBackgroundColor", slotBackgroundColor?.hexString)
+        add("style.slotPadding", slotPadding.map { String($0) })
+        add("style.acceptButtonBackgroundColor", acceptButtonBackgroundColor?.hexString)
+        add("style.acceptButtonTextColor", acceptButtonTextColor?.hexString)
+        add("style.promoCodeBackgroundColor", promoCodeBackgroundColor?.hexString)
+        add("style.fontFamily", fontFamily)
         return parameters
     }
 }

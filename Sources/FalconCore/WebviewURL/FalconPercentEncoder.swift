@@ -11,25 +11,29 @@
 public enum FalconPercentEncoder: Sendable {
     /// Encodes `text`.
     public static func encode(_ text: String) -> String {
-        var writer = Writer(capacity: 3 * text.utf8.count)
-        writer.append(encoding: text)
-        return writer.finish()
+        Writer.string(capacity: 3 * text.utf8.count) { $0.append(encoding: text) }
     }
 
-    /// Writes URL text into one buffer sized for the worst case (every byte escaped), scanning each piece's
-    /// UTF-8 once; ``finish()`` turns it into a `String`. No per-character `String` work, no growth.
-    struct Writer: ~Copyable {
+    /// Writes URL text straight into the storage of the `String` being built, sized for the worst case (every
+    /// byte escaped) by the caller; each piece's UTF-8 is scanned once. No per-character `String` work, no
+    /// growth, no second copy.
+    struct Writer {
         private let buffer: UnsafeMutableBufferPointer<UInt8>
-        private var count = 0
+        private(set) var count = 0
+        private var queryItems = 0
 
-        /// Reserves `capacity` bytes; the caller sizes it for everything it will append.
-        init(capacity: Int) {
-            buffer = .allocate(capacity: max(capacity, 1))
+        private init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+            self.buffer = buffer
         }
 
-        deinit { buffer.deallocate() }
-
-        private var queryItems = 0
+        /// The text `write` appends, in a string of at most `capacity` bytes (`write` must not append more).
+        static func string(capacity: Int, _ write: (inout Writer) -> Void) -> String {
+            String(unsafeUninitializedCapacity: max(capacity, 1)) { buffer in
+                var writer = Writer(buffer)
+                write(&writer)
+                return writer.count
+            }
+        }
 
         /// The worst-case size of one query item: a separator, the encoded name, `=` and the encoded value.
         static func capacity(name: String, value: String) -> Int { 2 + 3 * (name.utf8.count + value.utf8.count) }
@@ -43,9 +47,13 @@ public enum FalconPercentEncoder: Sendable {
             append(encoding: value)
         }
 
-        /// Appends `text` as it is (for the already valid base URL and the separators).
+        /// Appends `text` as it is (for the already valid base URL).
         mutating func append(verbatim text: String) {
-            for byte in text.utf8 { append(byte) }
+            var text = text
+            text.withUTF8 { utf8 in
+                precondition(count + utf8.count <= buffer.count)
+                count += UnsafeMutableBufferPointer(rebasing: buffer[count...]).initialize(fromContentsOf: utf8)
+            }
         }
 
         /// Appends one byte as it is.
@@ -57,35 +65,40 @@ public enum FalconPercentEncoder: Sendable {
 
         /// Appends the encoding of `text`.
         mutating func append(encoding text: String) {
-            // One capacity check per piece, none per byte.
-            precondition(count + 3 * text.utf8.count <= buffer.count)
-            // Native strings expose their UTF-8 contiguously; bridged ones fall back to the iterator.
-            let done: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
-                for byte in utf8 { append(escaping: byte) }
-            }
-            if done == nil {
-                for byte in text.utf8 { append(escaping: byte) }
+            var text = text
+            text.withUTF8 { utf8 in
+                // One capacity check per piece, none per byte.
+                precondition(count + 3 * utf8.count <= buffer.count)
+                count = Self.encode(utf8, into: buffer, at: count)
             }
         }
 
-        @inline(__always)
-        private mutating func append(escaping byte: UInt8) {
-            if isUnreserved(byte) {
-                buffer[count] = byte
-                count += 1
-            } else {
-                buffer[count] = UInt8(ascii: "%")
-                buffer[count + 1] = hexDigit(byte >> 4)
-                buffer[count + 2] = hexDigit(byte & 0x0F)
-                count += 3
+        /// Writes the encoding of `source` at `start` (the room was checked) and returns the new count. Local
+        /// pointers and a 256-entry table, so the per-byte loop is a load, a test and a store.
+        private static func encode(
+            _ source: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int
+        ) -> Int {
+            guard let base = buffer.baseAddress else { return start }
+            return unreservedTable.withUnsafeBufferPointer { table in
+                var out = base + start
+                for byte in source {
+                    if table[Int(byte)] != 0 {
+                        out.pointee = byte
+                        out += 1
+                    } else {
+                        out[0] = UInt8(ascii: "%")
+                        out[1] = hexDigit(byte >> 4)
+                        out[2] = hexDigit(byte & 0x0F)
+                        out += 3
+                    }
+                }
+                return out - base
             }
-        }
-
-        /// The text written so far.
-        consuming func finish() -> String {
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
         }
     }
+
+    /// 1 for the bytes of the unreserved set, 0 for every other byte value.
+    private static let unreservedTable: [UInt8] = (0...255).map { isUnreserved(UInt8($0)) ? 1 : 0 }
 
     /// The upper-case hex digit of `nibble` (0...15).
     @inline(__always)
@@ -98,13 +111,13 @@ public enum FalconPercentEncoder: Sendable {
     static func isUnreserved(_ byte: UInt8) -> Bool {
         // One bit per ASCII byte (bits 0–63 in the low word, 64–127 in the high word): two shifts instead of a
         // chain of range comparisons in the per-byte loop.
-        if byte < 64 { return (unreservedLow >> UInt64(byte)) & 1 == 1 }
-        if byte < 128 { return (unreservedHigh >> UInt64(byte - 64)) & 1 == 1 }
-        return false
+        // Literals rather than stored constants: nothing to load through a global accessor in the loop.
+        // Low word: `-` (45), `.` (46) and `0`–`9` (48–57). High word, each minus 64: `A`–`Z` (65–90), `_` (95),
+        // `a`–`z` (97–122) and `~` (126).
+        let low: UInt64 = (1 << 45) | (1 << 46) | (0x3FF << 48)
+        let high: UInt64 = (0x3FF_FFFF << 1) | (1 << 31) | (0x3FF_FFFF << 33) | (1 << 62)
+        // A select instead of two branches: the loop runs it for every byte of the URL.
+        let word = byte < 64 ? low : (byte < 128 ? high : 0)
+        return (word >> UInt64(byte & 63)) & 1 == 1
     }
-
-    /// `-` (45), `.` (46) and `0`–`9` (48–57).
-    private static let unreservedLow: UInt64 = (1 << 45) | (1 << 46) | (0x3FF << 48)
-    /// `A`–`Z` (65–90), `_` (95), `a`–`z` (97–122) and `~` (126), each minus 64.
-    private static let unreservedHigh: UInt64 = (0x3FF_FFFF << 1) | (1 << 31) | (0x3FF_FFFF << 33) | (1 << 62)
 }

@@ -35,13 +35,13 @@ public enum FalconWebviewURLBuilder: Sendable {
         isSandbox: Bool,
         style: FalconStyle?
     ) -> Result<URL, Failure> {
-        guard let base = cachedWebviewBase(baseURL.absoluteString) else { return .failure(.invalidBaseURL) }
+        let (webviewBase, styleQuery) = memoized(baseURL.absoluteString, style)
+        guard let base = webviewBase else { return .failure(.invalidBaseURL) }
         let key = FalconIdentifier.trim(apiKey)
         guard !key.isEmpty else { return .failure(.blankAPIKey) }
         guard !placementId.isEmpty else { return .failure(.missingPlacement) }
-        let style = style?.queryParameters ?? []
         // One buffer for the whole URL, sized for the worst case (every byte escaped) before anything is written.
-        var capacity = base.utf8.count
+        var capacity = base.utf8.count + styleQuery.utf8.count
         func reserve(_ name: String, _ value: String) {
             capacity += Writer.capacity(name: name, value: value)
         }
@@ -50,30 +50,62 @@ public enum FalconWebviewURLBuilder: Sendable {
         reserve("sessionId", sessionId)
         for item in userAttributes { reserve(item.name, item.value) }
         if isSandbox { reserve("sandbox", "true") }
-        for (name, value) in style { reserve(name, value) }
-        var writer = Writer(capacity: capacity)
-        writer.append(verbatim: base)
-        writer.appendQueryItem("placement", placementId)
-        writer.appendQueryItem("apiKey", key)
-        writer.appendQueryItem("sessionId", sessionId)
-        for item in userAttributes { writer.appendQueryItem(item.name, item.value) }
-        if isSandbox { writer.appendQueryItem("sandbox", "true") }
-        for (name, value) in style { writer.appendQueryItem(name, value) }
-        let text = writer.finish()
+        let text = Writer.string(capacity: capacity) { writer in
+            writer.append(verbatim: base)
+            writer.appendQueryItem("placement", placementId)
+            writer.appendQueryItem("apiKey", key)
+            writer.appendQueryItem("sessionId", sessionId)
+            for item in userAttributes { writer.appendQueryItem(item.name, item.value) }
+            if isSandbox { writer.appendQueryItem("sandbox", "true") }
+            writer.append(verbatim: styleQuery)
+        }
         guard let url = URL(string: text) else { return .failure(.unrepresentable) }
         return .success(url)
     }
 
-    /// The last base URL seen and its rule's answer: a client builds every URL from the same configured base,
-    /// so the rule runs once per configuration instead of once per execute.
-    private static let lastBase = LockedValue<(text: String, base: String?)?>(nil)
+    /// What the last URL was built from and the parts derived from it: a client builds every URL from the same
+    /// configured base and, usually, the same style, so the base-URL rule and the style's query run once per
+    /// configuration instead of once per execute.
+    private struct Memo {
+        var baseText: String
+        var base: String?
+        var style: FalconStyle?
+        var styleQuery: String
+    }
 
-    /// ``webviewBase(_:)``, remembered for the last base URL.
-    static func cachedWebviewBase(_ text: String) -> String? {
-        if let last = lastBase.withLock({ $0 }), last.text == text { return last.base }
-        let base = webviewBase(text)
-        lastBase.withLock { $0 = (text, base) }
-        return base
+    private static let memo = LockedValue<Memo?>(nil)
+
+    /// ``webviewBase(_:)`` of `baseText`, and the encoded `&style.…` items of `style` (empty without one).
+    static func memoized(_ baseText: String, _ style: FalconStyle?) -> (base: String?, styleQuery: String) {
+        // The empty base has no webview base and no style has no query: a consistent starting point.
+        var memo = Self.memo.withLock { $0 } ?? Memo(baseText: "", base: nil, style: nil, styleQuery: "")
+        var changed = false
+        if memo.baseText != baseText {
+            memo.baseText = baseText
+            memo.base = webviewBase(baseText)
+            changed = true
+        }
+        if memo.style != style {
+            memo.style = style
+            memo.styleQuery = styleQuery(style)
+            changed = true
+        }
+        if changed { Self.memo.withLock { [memo] in $0 = memo } }
+        return (memo.base, memo.styleQuery)
+    }
+
+    /// The style's query items, each `&name=value` encoded (they always follow `placement`).
+    static func styleQuery(_ style: FalconStyle?) -> String {
+        let parameters = style?.queryParameters ?? []
+        let capacity = parameters.reduce(0) { $0 + Writer.capacity(name: $1.0, value: $1.1) }
+        return Writer.string(capacity: capacity) { writer in
+            for (name, value) in parameters {
+                writer.append(UInt8(ascii: "&"))
+                writer.append(encoding: name)
+                writer.append(UInt8(ascii: "="))
+                writer.append(encoding: value)
+            }
+        }
     }
 
     /// `scheme://authority/path/ui/webview` for a valid base, else `nil`. Parsed by hand so the rules are

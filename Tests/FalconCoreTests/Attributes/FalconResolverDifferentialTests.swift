@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The resolver's fast paths (issue 13) against the definitions they shortcut, on random input: trimming by
-/// `Character`, the 128-character diagnostics cap and the four-step lookup.
+/// `Character`, the 128-character diagnostics cap, the four-step lookup and the one-pass `user_details` items.
 @Suite("Attribute resolver, differential")
 struct FalconResolverDifferentialTests {
     /// Whitespace of every kind, scalars that join into clusters (combining marks, a prepended mark, CR LF,
@@ -61,6 +61,71 @@ struct FalconResolverDifferentialTests {
             #expect(
                 FalconAttributeResolver.placementId(view: view, layoutId: layoutId, mapping: mapping)
                     == FalconAttributeResolver.explain(view: view, layoutId: layoutId, mapping: mapping).placementId)
+        }
+    }
+
+    /// `user_details` as the resolver produced it before the one-pass rewrite: the renamed keys looked up first,
+    /// then every other member in sorted key order, a literal `firstname`/`lastname` skipped when the mapped key
+    /// carried a value. Values are the canonical texts of the alphabet below.
+    static func referenceUserItems(_ details: [String: JSONValue]) -> ([FalconQueryItem], Int) {
+        func text(_ value: JSONValue) -> String? {
+            switch value {
+            case .string(let text): referenceNormalize(text)
+            case .bool(let flag): flag ? "true" : "false"
+            case .int(let number): String(number)
+            case .double(let number): doubleSpellings.first { $0.0 == number }?.1
+            case .null, .array, .object: nil
+            }
+        }
+        var items: [FalconQueryItem] = []
+        var used: [String] = []
+        var dropped = 0
+        for (source, target) in [("email", "email"), ("first_name", "firstname"), ("last_name", "lastname")] {
+            guard let raw = details[source] else { continue }
+            if let value = text(raw) {
+                items.append(FalconQueryItem(name: "at." + target, value: value))
+                used.append(target)
+            } else {
+                dropped += 1
+            }
+        }
+        for key in details.keys.sorted() where !["email", "first_name", "last_name"].contains(key) {
+            guard let value = details[key].flatMap(text) else {
+                dropped += 1
+                continue
+            }
+            if used.contains(key) { continue }
+            items.append(FalconQueryItem(name: "at." + key, value: value))
+        }
+        return (items, dropped)
+    }
+
+    static let doubleSpellings: [(Double, String)] = [(2.5, "2.5"), (49.99, "49.99"), (3, "3"), (-0.125, "-0.125")]
+
+    @Test func userDetailsMatchThePreviousAlgorithm() {
+        var random = SplitMix64(seed: 24)
+        let keys = [
+            "email", "first_name", "last_name", "firstname", "lastname", "city", "zip", "a", "B", "a_b", "order_count",
+            "\u{E9}", "e\u{301}x", "z\u{1F600}", "a long key that is not a small string",
+        ]
+        func value() -> JSONValue {
+            switch random.next() % 9 {
+            case 0: .null
+            case 1: .array([.int(1)])
+            case 2: .object(["k": "v"])
+            case 3: .bool(random.next() % 2 == 0)
+            case 4: .int(Int(truncatingIfNeeded: random.next()) >> 20)
+            case 5: .double(Self.doubleSpellings[Int(random.next() % 4)].0)
+            default: .string(Self.randomText(&random))
+            }
+        }
+        for _ in 0..<20_000 {
+            var details: [String: JSONValue] = [:]
+            for _ in 0..<Int(random.next() % 9) { details[keys[Int(random.next() % UInt64(keys.count))]] = value() }
+            let resolved = FalconAttributeResolver.resolve(["user_details": .object(details)], mapping: [:])
+            let (items, dropped) = Self.referenceUserItems(details)
+            #expect(resolved.userAttributes == items, "\(details)")
+            #expect(resolved.droppedUserValueCount == dropped)
         }
     }
 }
