@@ -140,8 +140,11 @@ public struct FileKeyValueStore: BinobanKeyValueStore {
     private func removeStaleTemporaries(_ files: POSIXFileSystem) {
         guard let names = try? files.listNames() else { return }
         let ownProcess = getpid()
-        for name in names {
-            guard let process = IdentityTemporaryName.processID(in: name, for: fileName), process != ownProcess,
+        // The file's name once, not per entry (a URL's last component is costly, and the directory may be
+        // shared and large); a temporary's name starts with a dot.
+        let identityName = fileName
+        for name in names where name.utf8.first == UInt8(ascii: ".") {
+            guard let process = IdentityTemporaryName.processID(in: name, for: identityName), process != ownProcess,
                 !Self.isRunning(process)
             else { continue }
             _ = unlink(files.path(name))

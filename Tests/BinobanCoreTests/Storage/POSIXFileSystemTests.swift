@@ -3,7 +3,7 @@ import Testing
 
 @testable import BinobanCore
 
-@Suite("POSIX file system: directory listing")
+@Suite("POSIX file system: listing and reading")
 struct POSIXFileSystemTests {
     @Test("Every name is listed whole, whatever its length (read in place, never past its record)")
     func listsNamesOfEveryLength() async throws {
@@ -21,6 +21,25 @@ struct POSIXFileSystemTests {
             let listed = try POSIXFileSystem(directory: directory.path).listNames()
             #expect(Set(listed) == expected)
             #expect(listed.count == expected.count)
+        }
+    }
+
+    @Test("A file is read whole up to the bound, whatever its size relative to the bound and the probe after it")
+    func readsFilesOfEverySize() async throws {
+        try await withTemporaryDirectory { directory in
+            let files = POSIXFileSystem(directory: directory.path)
+            var generator = SystemRandomNumberGenerator()
+            for size in [0, 1, 100, 511, 512, 513, 1_024, 4_096, 65_536, 70_000, 200_000] {
+                let contents = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                let name = "file-\(size)"
+                try Data(contents).write(to: directory.appendingPathComponent(name))
+                for bound in Set([0, 1, max(0, size - 1), size, size + 1, 512, 65_536, 1_000_000]) {
+                    let read = try #require(try files.readRegularFile(name, maxBytes: bound))
+                    #expect(read.bytes == Array(contents.prefix(bound)), "size \(size), bound \(bound)")
+                    #expect(read.fileSize == size, "size \(size), bound \(bound)")
+                }
+            }
+            #expect(try files.readRegularFile("missing", maxBytes: 10) == nil)
         }
     }
 }

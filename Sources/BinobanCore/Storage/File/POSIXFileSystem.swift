@@ -103,8 +103,15 @@ struct POSIXFileSystem: Sendable {
         var filled = 0
         while filled < limit {
             if filled == bytes.count {
-                // The file grew since fstat.
-                bytes.append(contentsOf: repeatElement(0, count: min(65_536, limit - filled)))
+                // Everything fstat announced is read. A small read tells end of file from a file that grew
+                // since; growing the buffer first would zero 64 KiB for every small file (an identity file is
+                // a few hundred bytes, read at every `create`).
+                let probe = try readProbe(descriptor, limit: min(Self.probeBytes, limit - filled), name: name)
+                if probe.isEmpty { break }
+                bytes.append(contentsOf: probe)
+                filled += probe.count
+                if filled < limit { bytes.append(contentsOf: repeatElement(0, count: min(65_536, limit - filled))) }
+                continue
             }
             let count = bytes.count
             let got = bytes.withUnsafeMutableBytes { buffer -> Int in
@@ -117,6 +124,23 @@ struct POSIXFileSystem: Sendable {
         }
         bytes.removeSubrange(filled...)
         return (bytes, max(filled, Int(clamping: info.st_size)))
+    }
+
+    /// How much `readRegularFile` reads past the size `fstat` gave, to tell end of file from a file that grew.
+    private static let probeBytes = 512
+
+    /// Reads up to `limit` bytes into a fresh array (empty at end of file).
+    private func readProbe(
+        _ descriptor: Int32, limit: Int, name: String
+    ) throws(BinobanFileStorageError) -> [UInt8] {
+        var probe = [UInt8](repeating: 0, count: limit)
+        let got = probe.withUnsafeMutableBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            return retryingOnInterrupt { read(descriptor, base, limit) }
+        }
+        guard got >= 0 else { throw failure("read", name) }
+        probe.removeSubrange(got...)
+        return probe
     }
 
     /// Opens the regular file `name` for repair (read and write, never following a symbolic link).
