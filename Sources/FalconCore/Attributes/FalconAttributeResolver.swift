@@ -185,23 +185,13 @@ public enum FalconAttributeResolver: Sendable {
                 (firstName != nil && $0.name == "at.firstname") || (lastName != nil && $0.name == "at.lastname")
             }
         }
-        // The renamed ones go in front: appended (the array has room for every member), then rotated into place
-        // by three reversals, which only swap: no second array, no shifting copy.
-        let others = items.count
-        if let email { items.append(FalconQueryItem(name: "at.email", value: email)) }
-        if let firstName { items.append(FalconQueryItem(name: "at.firstname", value: firstName)) }
-        if let lastName { items.append(FalconQueryItem(name: "at.lastname", value: lastName)) }
-        let renamed = items.count - others
-        if renamed > 0, others > 0 {
-            // Through the buffer: one uniqueness check, and the swaps move the items without retaining them.
-            items.withUnsafeMutableBufferPointer { buffer in
-                buffer.reverse()
-                var front = UnsafeMutableBufferPointer(rebasing: buffer[..<renamed])
-                front.reverse()
-                var back = UnsafeMutableBufferPointer(rebasing: buffer[renamed...])
-                back.reverse()
-            }
-        }
+        // The renamed ones go in front. The array already has room for every member, so this moves the few
+        // sorted items along in place.
+        var renamed: [FalconQueryItem] = []
+        if let email { renamed.append(FalconQueryItem(name: "at.email", value: email)) }
+        if let firstName { renamed.append(FalconQueryItem(name: "at.firstname", value: firstName)) }
+        if let lastName { renamed.append(FalconQueryItem(name: "at.lastname", value: lastName)) }
+        if !renamed.isEmpty { items.insert(contentsOf: renamed, at: 0) }
         return (items, dropped)
     }
 
