@@ -185,13 +185,11 @@ public enum FalconAttributeResolver: Sendable {
                 (firstName != nil && $0.name == "at.firstname") || (lastName != nil && $0.name == "at.lastname")
             }
         }
-        // The renamed ones go in front. The array already has room for every member, so this moves the few
-        // sorted items along in place.
-        var renamed: [FalconQueryItem] = []
-        if let email { renamed.append(FalconQueryItem(name: "at.email", value: email)) }
-        if let firstName { renamed.append(FalconQueryItem(name: "at.firstname", value: firstName)) }
-        if let lastName { renamed.append(FalconQueryItem(name: "at.lastname", value: lastName)) }
-        if !renamed.isEmpty { items.insert(contentsOf: renamed, at: 0) }
+        // The renamed ones go in front, last first. The array already has room for every member, so each insert
+        // moves the few sorted items along in place, with no second array.
+        if let lastName { items.insert(FalconQueryItem(name: "at.lastname", value: lastName), at: 0) }
+        if let firstName { items.insert(FalconQueryItem(name: "at.firstname", value: firstName), at: 0) }
+        if let email { items.insert(FalconQueryItem(name: "at.email", value: email), at: 0) }
         return (items, dropped)
     }
 
