@@ -12,6 +12,9 @@ import Darwin
 
 let samples = 5
 
+// The child process of `IngestProcess` (an ingest of its own for the client-CPU burst cases).
+if CommandLine.arguments.dropFirst().first == IngestProcess.childArgument { IngestProcess.runChild() }
+
 // BENCH_MODE=hostile or BENCH_MODE=outage runs one long issue 9 run instead of the cases.
 switch environment("BENCH_MODE") {
 case "hostile":
@@ -49,6 +52,8 @@ let cases: [any BenchmarkCase] = [
     BurstDeliveryCase(events: 100_000, awaitingRoom: true, flushesAfterBurst: true),
     BurstDeliveryCase(events: 1_000_000, awaitingRoom: true, flushesAfterBurst: true),
     BurstDeliveryCase(events: 100_000, compressed: true),
+    BurstDeliveryCase(events: 100_000, separateIngest: true),
+    BurstDeliveryCase(events: 100_000, compressed: true, separateIngest: true),
     BodyBytesCase(),
     BodyBytesCase(compressed: true),
     UntrustedJSONCase(),

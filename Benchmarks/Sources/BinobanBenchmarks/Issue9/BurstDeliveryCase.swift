@@ -20,28 +20,31 @@ struct BurstDeliveryCase: BenchmarkCase {
     /// The ingest then keeps each body and decodes them after the sample, so their decoding is charged to
     /// neither the time nor the CPU figure; the loop ends when the client counts every event uploaded.
     var compressed: Bool = false
+    /// Whether the ingest runs in a child process of its own (``IngestProcess``), so the CPU figure is the
+    /// client process's alone (issue 13, item 6); otherwise it shares the process.
+    var separateIngest: Bool = false
     var name: String {
         "issue 9: seconds until a 127.0.0.1 ingest holds a \(events)-event burst of "
             + (awaitingRoom ? "trackAwaitingRoom()" : "track()") + (flushesAfterBurst ? " + await flushAndWait()" : "")
             + (compressed ? " (defaults + gzip uploads)" : " (defaults)")
+            + (separateIngest ? " [ingest in its own process]" : "")
     }
     var unit: String { "s" }
     var higherIsBetter: Bool { false }
     var target: Double? { nil }
 
     func sample() async -> Double {
-        let ingest = CountingIngest()
-        let server = ingest.makeServer()
-        guard let port = try? server.start() else {
+        guard let ingest = BurstIngest.start(separate: separateIngest) else {
             print("  the loopback ingest could not start")
             return .infinity
         }
-        defer { server.stop() }
+        let port = ingest.port
         let instance = DefaultInstance(port: port, compressed: compressed)
         let binoban = instance.binoban
         let clock = ContinuousClock()
         let cpuBefore = processCPUSeconds()
         let start = clock.now
+        let startNanos = monotonicNanos()
         if awaitingRoom {
             for index in 0..<events {
                 await binoban.trackAwaitingRoom(
@@ -83,24 +86,28 @@ struct BurstDeliveryCase: BenchmarkCase {
             }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        let ended = ingest.tally.withLock { $0.lastDelivery } ?? clock.now
         let cpu = processCPUSeconds() - cpuBefore
-        let handlerCPU = ingest.tally.withLock { $0.handlerCPUSeconds }
-        let (bodies, wireBytes) = ingest.decodeDeferredBodies()
-        let tally = ingest.tally.withLock { $0 }
-        let elapsed = seconds(from: start, to: ended)
+        let lastDelivery = ingest.lastDeliveryNanos
+        let elapsed = lastDelivery > 0 ? Double(lastDelivery - startNanos) / 1e9 : 0
+        if environment("BENCH_VERBOSE") != nil { print("  start \(startNanos) last delivery \(lastDelivery)") }
         let statistics = binoban.statistics
         await instance.finish()
         let final = binoban.statistics
+        let tally = ingest.finish()
+        let handlerCPU = tally.handlerCPUSeconds
+        let (bodies, wireBytes) = (tally.gzipBodies, tally.wireBytes)
         let lost = count - tally.deliveredBench
         let delivered = max(1, tally.deliveredBench)
         let perEvent = format(cpu * 1e6 / Double(delivered))
         let clientPerEvent = format((cpu - handlerCPU) * 1e6 / Double(delivered))
         let decoded = bodies > 0 ? ", \(bodies) gzip bodies decoded after the sample" : ""
-        let costs: String =
-            "CPU \(format(cpu)) s, \(perEvent) µs CPU per delivered event (\(clientPerEvent) µs without the ingest "
-            + "handler's \(format(handlerCPU)) s), \(tally.requests) requests, "
-            + "\(wireBytes / delivered) wire bytes/event\(decoded)"
+        let cpuText: String =
+            separateIngest
+            ? "client process CPU \(format(cpu)) s, \(perEvent) µs per delivered event (the ingest's process: "
+                + "\(format(tally.ingestProcessCPUSeconds)) s)"
+            : "CPU \(format(cpu)) s, \(perEvent) µs CPU per delivered event (\(clientPerEvent) µs without the ingest "
+                + "handler's \(format(handlerCPU)) s)"
+        let costs = "\(cpuText), \(tally.requests) requests, \(wireBytes / delivered) wire bytes/event\(decoded)"
         let outcome: String =
             "lost \(lost) of \(count), duplicates \(tally.duplicates); statistics: \(statistics.digest); "
             + "after shutdown: \(final.digest); reported: \(instance.reports.summary); load \(loadAverage())"
