@@ -134,12 +134,16 @@ enum DeflateEncoder {
     ) {
         var literalFrequencies = [Int](repeating: 0, count: 286)
         var distanceFrequencies = [Int](repeating: 0, count: 30)
-        for token in tokens {
-            if token.isLiteral {
-                literalFrequencies[Int(token.literal)] += 1
-            } else {
-                literalFrequencies[257 + DeflateTables.lengthCode(token.length)] += 1
-                distanceFrequencies[DeflateTables.distanceCode(token.distance)] += 1
+        var extraBits = 0
+        literalFrequencies.withUnsafeMutableBufferPointer { literalFrequencies in
+            distanceFrequencies.withUnsafeMutableBufferPointer { distanceFrequencies in
+                for token in tokens {
+                    literalFrequencies[token.symbol] += 1
+                    if !token.isLiteral {
+                        distanceFrequencies[token.distanceCode] += 1
+                        extraBits += token.lengthExtraWidth + token.distanceExtraWidth
+                    }
+                }
             }
         }
         literalFrequencies[256] = 1
@@ -147,7 +151,6 @@ enum DeflateEncoder {
         let distances = HuffmanCode(frequencies: distanceFrequencies, limit: 15)
         let header = DynamicHeader(literals: literals, distances: distances)
 
-        let extraBits = extraBitCount(tokens)
         let dynamicBits =
             3 + header.bitCount + payloadBits(literalFrequencies, distanceFrequencies, literals, distances) + extraBits
         let fixedBits =
@@ -187,43 +190,34 @@ enum DeflateEncoder {
         return bits
     }
 
-    private static func extraBitCount(_ tokens: [Token]) -> Int {
-        var bits = 0
-        for token in tokens where !token.isLiteral {
-            bits += Int(DeflateTables.lengthExtraBits[DeflateTables.lengthCode(token.length)])
-            bits += Int(DeflateTables.distanceExtraBits[DeflateTables.distanceCode(token.distance)])
-        }
-        return bits
-    }
-
     private static func writeTokens(
         _ tokens: [Token], literals: HuffmanCode, distances: HuffmanCode, into writer: inout BitWriter
     ) {
         literals.codes.withUnsafeBufferPointer { literalCodes in
             literals.lengths.withUnsafeBufferPointer { literalLengths in
-                for token in tokens {
-                    if token.isLiteral {
-                        let symbol = Int(token.literal)
-                        writer.write(literalCodes[symbol], width: Int(literalLengths[symbol]))
-                        continue
-                    }
-                    let lengthCode = DeflateTables.lengthCode(token.length)
-                    writer.write(literalCodes[257 + lengthCode], width: Int(literalLengths[257 + lengthCode]))
-                    let lengthExtra = Int(DeflateTables.lengthExtraBits[lengthCode])
-                    if lengthExtra > 0 {
-                        writer.write(
-                            UInt32(token.length - Int(DeflateTables.lengthBase[lengthCode])), width: lengthExtra)
-                    }
-                    let distanceCode = DeflateTables.distanceCode(token.distance)
-                    writer.write(distances.codes[distanceCode], width: Int(distances.lengths[distanceCode]))
-                    let distanceExtra = Int(DeflateTables.distanceExtraBits[distanceCode])
-                    if distanceExtra > 0 {
-                        writer.write(
-                            UInt32(token.distance - Int(DeflateTables.distanceBase[distanceCode])),
-                            width: distanceExtra)
+                distances.codes.withUnsafeBufferPointer { distanceCodes in
+                    distances.lengths.withUnsafeBufferPointer { distanceLengths in
+                        for token in tokens {
+                            let symbol = token.symbol
+                            let symbolWidth = Int(literalLengths[symbol])
+                            if token.isLiteral {
+                                writer.write(literalCodes[symbol], width: symbolWidth)
+                                continue
+                            }
+                            // A length code and its extra bits fit one write (at most 15 + 5 bits), as do a
+                            // distance code and its extra bits (at most 15 + 13).
+                            writer.write(
+                                literalCodes[symbol] | token.lengthExtra << UInt32(symbolWidth),
+                                width: symbolWidth + token.lengthExtraWidth)
+                            let code = token.distanceCode
+                            let codeWidth = Int(distanceLengths[code])
+                            writer.write(
+                                distanceCodes[code] | token.distanceExtra << UInt32(codeWidth),
+                                width: codeWidth + token.distanceExtraWidth)
+                        }
+                        writer.write(literalCodes[256], width: Int(literalLengths[256]))
                     }
                 }
-                writer.write(literalCodes[256], width: Int(literalLengths[256]))
             }
         }
     }
@@ -246,15 +240,56 @@ enum DeflateEncoder {
     }
 }
 
-/// One LZ77 output: a literal byte, or a match of `length` bytes `distance` back.
+/// One LZ77 output, with everything the block writer needs already worked out: the literal/length symbol
+/// and, for a match, its length's extra bits, its distance code and that code's extra bits (RFC 1951 §3.2.5),
+/// so that counting frequencies and writing the block are table lookups of the Huffman codes only.
 struct Token {
-    private let bits: UInt32
+    // Bits 0–8 the literal/length symbol, 9–11 the length's extra-bit count, 12–16 their value, 17–21 the
+    // distance code, 22–25 its extra-bit count, 26–38 their value.
+    private let bits: UInt64
 
-    init(literal: UInt8) { bits = UInt32(literal) }
-    init(length: Int, distance: Int) { bits = UInt32(length) << 16 | UInt32(distance) }
+    init(literal: UInt8) { bits = UInt64(literal) }
 
-    var isLiteral: Bool { bits >> 16 == 0 }
-    var literal: UInt8 { UInt8(truncatingIfNeeded: bits) }
-    var length: Int { Int(bits >> 16) }
-    var distance: Int { Int(bits & 0xFFFF) }
+    /// A match of `length` (3…258) bytes `distance` (1…32 768) back.
+    init(length: Int, distance: Int) {
+        let (lengthCode, lengthWidth, lengthExtra) = Self.lengthCode(length)
+        let (distanceCode, distanceWidth, distanceExtra) = Self.distanceCode(distance)
+        bits =
+            UInt64(257 + lengthCode) | UInt64(lengthWidth) << 9 | UInt64(lengthExtra) << 12
+            | UInt64(distanceCode) << 17 | UInt64(distanceWidth) << 22 | UInt64(distanceExtra) << 26
+    }
+
+    var isLiteral: Bool { symbol < 256 }
+    /// The literal byte, or 257 + the length code.
+    var symbol: Int { Int(bits & 0x1FF) }
+    var lengthExtraWidth: Int { Int(bits >> 9 & 0x7) }
+    var lengthExtra: UInt32 { UInt32(truncatingIfNeeded: bits >> 12 & 0x1F) }
+    var distanceCode: Int { Int(bits >> 17 & 0x1F) }
+    var distanceExtraWidth: Int { Int(bits >> 22 & 0xF) }
+    var distanceExtra: UInt32 { UInt32(truncatingIfNeeded: bits >> 26 & 0x1FFF) }
+
+    /// The length code (0…28), its extra-bit count and their value. Lengths 3…10 have codes 0…7; above, each
+    /// power of two from 8 spans four codes whose extra bits count up to it; 258 has a code of its own.
+    @inline(__always)
+    static func lengthCode(_ length: Int) -> (code: Int, width: Int, extra: Int) {
+        if length == 258 { return (28, 0, 0) }
+        let offset = length - 3
+        if offset < 8 { return (offset, 0, 0) }
+        let magnitude = Int.bitWidth - 1 - offset.leadingZeroBitCount
+        let width = magnitude - 2
+        let code = 4 * (magnitude - 1) + (offset >> width & 3)
+        return (code, width, offset & (1 << width - 1))
+    }
+
+    /// The distance code (0…29), its extra-bit count and their value. Distances 1…4 have codes 0…3; above,
+    /// each power of two from 4 spans two codes whose extra bits count up to it.
+    @inline(__always)
+    static func distanceCode(_ distance: Int) -> (code: Int, width: Int, extra: Int) {
+        let offset = distance - 1
+        if offset < 4 { return (offset, 0, 0) }
+        let magnitude = Int.bitWidth - 1 - offset.leadingZeroBitCount
+        let width = magnitude - 1
+        let code = 2 * magnitude + (offset >> width & 1)
+        return (code, width, offset & (1 << width - 1))
+    }
 }

@@ -1,0 +1,68 @@
+import Testing
+
+@testable import BinobanCore
+
+@Suite("DEFLATE length and distance codes")
+struct DeflateCodeTests {
+    // RFC 1951 §3.2.5, as printed there: the first length or distance of each code and its extra bits.
+    static let lengthBases = [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227,
+        258,
+    ]
+    static let lengthExtraBits = [
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+    ]
+    static let distanceBases = [
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097,
+        6145, 8193, 12289, 16385, 24577,
+    ]
+    static let distanceExtraBits = [
+        0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+    ]
+
+    /// The code of `value` in a table of first values: the last code whose first value is not above it.
+    static func code(of value: Int, bases: [Int]) -> Int { bases.lastIndex { $0 <= value } ?? 0 }
+
+    @Test("Every match length 3…258 gets the RFC's code, extra-bit count and extra value")
+    func lengths() {
+        for length in 3...258 {
+            let expected = Self.code(of: length, bases: Self.lengthBases)
+            let (code, width, extra) = Token.lengthCode(length)
+            #expect(code == expected, "length \(length)")
+            #expect(width == Self.lengthExtraBits[expected], "length \(length)")
+            #expect(extra == length - Self.lengthBases[expected], "length \(length)")
+        }
+    }
+
+    @Test("Every distance 1…32 768 gets the RFC's code, extra-bit count and extra value")
+    func distances() {
+        for distance in 1...32_768 {
+            let expected = Self.code(of: distance, bases: Self.distanceBases)
+            let (code, width, extra) = Token.distanceCode(distance)
+            #expect(code == expected, "distance \(distance)")
+            #expect(width == Self.distanceExtraBits[expected], "distance \(distance)")
+            #expect(extra == distance - Self.distanceBases[expected], "distance \(distance)")
+        }
+    }
+
+    @Test("A match token keeps its symbol, codes and extra bits apart")
+    func tokenFields() {
+        for (length, distance) in [(3, 1), (258, 32_768), (257, 24_577), (10, 4), (11, 5), (130, 16_384)] {
+            let token = Token(length: length, distance: distance)
+            let lengthCode = Token.lengthCode(length)
+            let distanceCode = Token.distanceCode(distance)
+            #expect(!token.isLiteral)
+            #expect(token.symbol == 257 + lengthCode.code)
+            #expect(token.lengthExtraWidth == lengthCode.width)
+            #expect(Int(token.lengthExtra) == lengthCode.extra)
+            #expect(token.distanceCode == distanceCode.code)
+            #expect(token.distanceExtraWidth == distanceCode.width)
+            #expect(Int(token.distanceExtra) == distanceCode.extra)
+        }
+        for byte in [0, 65, 255] {
+            let token = Token(literal: UInt8(byte))
+            #expect(token.isLiteral)
+            #expect(token.symbol == byte)
+        }
+    }
+}
