@@ -49,7 +49,12 @@ final class IngestProcess: Sendable {
     /// Starts the child and waits until it listens; `nil` when it could not start.
     static func launch() -> IngestProcess? {
         let process = Process()
+        // This executable, however it was started (a name found on PATH is not a path).
+        #if os(Linux)
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        #else
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        #endif
         process.arguments = [childArgument]
         let toChild = Pipe()
         let fromChild = Pipe()
