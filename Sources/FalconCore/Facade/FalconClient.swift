@@ -256,37 +256,35 @@ public final class FalconClient: Sendable {
 
     /// Handles queued inputs one at a time; actions are performed outside the lock.
     private func drain() {
+        // One action buffer for the whole drain, kept in the state between drains (only one drain runs at a
+        // time): a step appends to it and the buffer is emptied, keeping its storage, once performed.
+        var actions: [FalconExecutionStateMachine.Action] = []
+        var holdsBuffer = false
         while true {
             let step = state.withLock { state -> Step? in
+                if !holdsBuffer {
+                    swap(&actions, &state.spareActions)
+                    holdsBuffer = true
+                }
                 guard let (id, next) = state.nextInput() else {
                     state.draining = false
+                    swap(&actions, &state.spareActions)
                     return nil
                 }
-                var input = next
-                // The machine is handled in place; only the parts the actions need leave the lock.
-                guard let index = state.executions.index(forKey: id) else { return Step(id: id, input: input) }
-                let context = state.executions.values[index].context
-                var releasedEarly = false
-                if context.rendersInline, context.inlineSurface == nil {
-                    // The host released its surface without reporting a teardown: treat it as one, and warn when
-                    // the placement had not settled yet (a host that forgot to keep its view gets a log line).
-                    let machineState = state.executions.values[index].machine.state
-                    releasedEarly = machineState == .idle || machineState == .loading
-                    input = .hostTeardown
-                }
-                let actions = state.executions.values[index].machine.handle(input, at: dependencies.clock.now())
+                guard let index = state.executions.index(forKey: id) else { return Step(id: id, input: next) }
+                // The execution is stepped in place (one mutating access, no copy of it); only the parts the
+                // actions need leave the lock.
+                let step = state.executions.values[index].step(
+                    next, of: id, at: dependencies.clock.now(), appendingTo: &actions)
                 state.statistics.count(actions)
-                let delivery = Delivery(
-                    context: context, overlayRenderer: state.executions.values[index].overlayRenderer)
-                if actions.contains(.finished) {
+                if actions.contains(where: \.isFinished) {
                     state.executions.remove(at: index)
-                    if let surfaceID = context.surfaceID, state.surfaces[surfaceID] == id {
+                    if let surfaceID = step.execution?.context.surfaceID, state.surfaces[surfaceID] == id {
                         state.surfaces[surfaceID] = nil
                     }
                     if state.activeOverlay == id { state.activeOverlay = nil }
                 }
-                return Step(
-                    id: id, input: input, actions: actions, execution: delivery, surfaceReleasedEarly: releasedEarly)
+                return step
             }
             guard let step else { return }
             if step.surfaceReleasedEarly {
@@ -299,8 +297,10 @@ public final class FalconClient: Sendable {
             if case .bridge(.ignored) = step.input {
                 log(.debug, nil, "bridge message ignored (malformed, unknown name or not an event)")
             }
-            guard let execution = step.execution else { continue }
-            for action in step.actions { perform(action, execution, step.id) }
+            if let execution = step.execution {
+                for action in actions { perform(action, execution, step.id) }
+            }
+            actions.removeAll(keepingCapacity: true)
         }
     }
 
@@ -465,6 +465,27 @@ extension FalconClient {
         /// The overlay's content renderer, from the presenter.
         var overlayRenderer: OverlayRenderer?
         let context: Context
+
+        /// Feeds `input` to the machine, its actions appended to `actions`, and returns what performing them
+        /// needs. A mutating method, so the driver reaches the execution in the dictionary through one in-place
+        /// access: reading its fields one by one there copied the whole execution each time.
+        mutating func step(
+            _ input: FalconExecutionStateMachine.Input, of id: UInt64, at now: Duration,
+            appendingTo actions: inout [FalconExecutionStateMachine.Action]
+        ) -> Step {
+            var input = input
+            var releasedEarly = false
+            if context.rendersInline, context.inlineSurface == nil {
+                // The host released its surface without reporting a teardown: treat it as one, and warn when
+                // the placement had not settled yet (a host that forgot to keep its view gets a log line).
+                releasedEarly = machine.state == .idle || machine.state == .loading
+                input = .hostTeardown
+            }
+            machine.handle(input, at: now, appendingTo: &actions)
+            return Step(
+                id: id, input: input, execution: Delivery(context: context, overlayRenderer: overlayRenderer),
+                surfaceReleasedEarly: releasedEarly)
+        }
     }
 
     /// What performing one input's actions needs, taken out of the lock: two references, not the machine.
@@ -538,6 +559,8 @@ extension FalconClient {
         var inbox: [(UInt64, FalconExecutionStateMachine.Input)] = []
         var inboxHead = 0
         var draining = false
+        /// The drain's action buffer while no drain runs (emptied, its storage kept).
+        var spareActions: [FalconExecutionStateMachine.Action] = []
         var statistics = FalconStatistics()
         var beacons = BeaconTracker()
 
@@ -564,10 +587,11 @@ extension FalconClient {
         }
     }
 
+    /// One handled input, as the drain performs it (its actions are in the drain's buffer).
     struct Step {
         var id: UInt64
         var input: FalconExecutionStateMachine.Input
-        var actions: [FalconExecutionStateMachine.Action] = []
+        /// `nil` when the execution had already ended: the input had no effect.
         var execution: Delivery?
         var surfaceReleasedEarly = false
     }
