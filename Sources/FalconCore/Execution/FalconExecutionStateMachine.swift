@@ -115,6 +115,11 @@ package struct FalconExecutionStateMachine: Sendable {
         case hostTeardown
         /// A new execute started on the same inline surface.
         case superseded
+
+        /// Whether this is a bridge message that decoded to ``FalconBridgeMessage/ignored``.
+        package var isIgnoredBridgeMessage: Bool {
+            if case .bridge(.ignored) = self { true } else { false }
+        }
     }
 
     /// Host callbacks of one execution.

@@ -271,7 +271,9 @@ public final class FalconClient: Sendable {
                     swap(&actions, &state.spareActions)
                     return nil
                 }
-                guard let index = state.executions.index(forKey: id) else { return Step(id: id, input: next) }
+                guard let index = state.executions.index(forKey: id) else {
+                    return Step(id: id, ignoredBridgeMessage: next.isIgnoredBridgeMessage)
+                }
                 // The execution is stepped in place (one mutating access, no copy of it); only the parts the
                 // actions need leave the lock.
                 let step = state.executions.values[index].step(
@@ -294,7 +296,7 @@ public final class FalconClient: Sendable {
                     "inline surface released before its placement settled (layoutId \(layoutId)); the execution "
                         + "was cancelled. Keep a strong reference to the surface until onLoad or onError")
             }
-            if case .bridge(.ignored) = step.input {
+            if step.ignoredBridgeMessage {
                 log(.debug, nil, "bridge message ignored (malformed, unknown name or not an event)")
             }
             if let execution = step.execution {
@@ -344,21 +346,29 @@ public final class FalconClient: Sendable {
                     self?.submit(.timerFired(timer, generation: generation), executionID: id)
                 }
             )
-            let replaced = timers.withLock { $0.updateValue(handle, forKey: TimerKey(executionID: id, timer: timer)) }
-            replaced?.cancel()
+            // Bound before use: an optional of a handle (an existential of a protocol that is not class-bound) is
+            // destroyed through the runtime's generic path, a bound handle directly.
+            if let replaced = timers.withLock({
+                $0.updateValue(handle, forKey: TimerKey(executionID: id, timer: timer))
+            }) {
+                replaced.cancel()
+            }
         case .cancelTimer(let timer):
-            timers.withLock { $0.removeValue(forKey: TimerKey(executionID: id, timer: timer)) }?.cancel()
+            if let handle = timers.withLock({ $0.removeValue(forKey: TimerKey(executionID: id, timer: timer)) }) {
+                handle.cancel()
+            }
         case .finished:
             // An execution has at most one timer of each kind: look both up instead of scanning every
-            // execution's timers.
+            // execution's timers. A settled execution has none left (the machine cancelled them at the
+            // transition), so the table is usually without either.
             let handles = timers.withLock { timers in
                 (
                     timers.removeValue(forKey: TimerKey(executionID: id, timer: .loadTimeout)),
                     timers.removeValue(forKey: TimerKey(executionID: id, timer: .dwell))
                 )
             }
-            handles.0?.cancel()
-            handles.1?.cancel()
+            if let load = handles.0 { load.cancel() }
+            if let dwell = handles.1 { dwell.cancel() }
         }
     }
 
@@ -473,18 +483,17 @@ extension FalconClient {
             _ input: FalconExecutionStateMachine.Input, of id: UInt64, at now: Duration,
             appendingTo actions: inout [FalconExecutionStateMachine.Action]
         ) -> Step {
-            var input = input
-            var releasedEarly = false
+            let delivery = Delivery(context: context, overlayRenderer: overlayRenderer)
             if context.rendersInline, context.inlineSurface == nil {
                 // The host released its surface without reporting a teardown: treat it as one, and warn when
                 // the placement had not settled yet (a host that forgot to keep its view gets a log line).
-                releasedEarly = machine.state == .idle || machine.state == .loading
-                input = .hostTeardown
+                let releasedEarly = machine.state == .idle || machine.state == .loading
+                machine.handle(.hostTeardown, at: now, appendingTo: &actions)
+                return Step(id: id, execution: delivery, surfaceReleasedEarly: releasedEarly)
             }
+            // The input is borrowed, never copied: it may hold a `URL`, whose copies go through the runtime.
             machine.handle(input, at: now, appendingTo: &actions)
-            return Step(
-                id: id, input: input, execution: Delivery(context: context, overlayRenderer: overlayRenderer),
-                surfaceReleasedEarly: releasedEarly)
+            return Step(id: id, execution: delivery, ignoredBridgeMessage: input.isIgnoredBridgeMessage)
         }
     }
 
@@ -588,12 +597,16 @@ extension FalconClient {
     }
 
     /// One handled input, as the drain performs it (its actions are in the drain's buffer).
+    /// One handled input, as the drain performs it (its actions are in the drain's buffer). It keeps what the
+    /// drain logs about the input, not the input: a copy of an input goes through the runtime (it may hold a
+    /// `URL`, a resilient type).
     struct Step {
         var id: UInt64
-        var input: FalconExecutionStateMachine.Input
         /// `nil` when the execution had already ended: the input had no effect.
         var execution: Delivery?
         var surfaceReleasedEarly = false
+        /// Whether the input was a bridge message that decoded to nothing (logged at debug level).
+        var ignoredBridgeMessage = false
     }
 
     struct TimerKey: Hashable {
