@@ -21,7 +21,8 @@ public final class FalconClient: Sendable {
     public let dependencies: FalconClientDependencies
 
     private let state = LockedValue(ClientState())
-    private let timers = LockedValue([TimerKey: any FalconTimerHandle]())
+    /// The armed timers of each execution, by execution id (hashing one integer, not a key of two fields).
+    private let timers = LockedValue([UInt64: ArmedTimers]())
     private let metrics: FalconMetrics
 
     /// Creates a client; nothing starts until `execute` is called.
@@ -40,6 +41,10 @@ public final class FalconClient: Sendable {
         state.withLock {
             $0.apiKey = apiKey
             $0.config = config
+            // Derived once per configuration rather than at every execute (the scheme test builds strings).
+            $0.beaconTarget =
+                config.diagnosticBeaconsEnabled
+                ? Self.beaconTarget(config.diagnosticsURL ?? FalconConfig.defaultDiagnosticsURL) : nil
         }
     }
 
@@ -134,7 +139,7 @@ public final class FalconClient: Sendable {
     @discardableResult
     func start(_ request: FalconExecuteRequest) -> UInt64 {
         let sessionId = dependencies.idSource.makeSessionID()
-        let (apiKey, config) = state.withLock { ($0.apiKey, $0.config) }
+        let (apiKey, config, configuredBeaconTarget) = state.withLock { ($0.apiKey, $0.config, $0.beaconTarget) }
         let resolved = FalconAttributeResolver.resolve(request.attributes, mapping: config.placementMapping)
         if resolved.droppedUserValueCount > 0 {
             log(.debug, nil, "\(resolved.droppedUserValueCount) user_details value(s) were empty or not scalars")
@@ -153,9 +158,7 @@ public final class FalconClient: Sendable {
             surfaceID = nil
             inlineSurface = nil
         }
-        let beaconTarget =
-            apiKey != nil && config.diagnosticBeaconsEnabled
-            ? Self.beaconTarget(config.diagnosticsURL ?? FalconConfig.defaultDiagnosticsURL) : nil
+        let beaconTarget = apiKey != nil ? configuredBeaconTarget : nil
         // A negative or absurd override cannot break the timer arithmetic: clamp to [0, one day].
         let loadTimeout = min(max(dependencies.loadTimeout, .zero), .seconds(86_400))
         let (id, shouldDrain) = state.withLock { state -> (UInt64, Bool) in
@@ -346,29 +349,23 @@ public final class FalconClient: Sendable {
                     self?.submit(.timerFired(timer, generation: generation), executionID: id)
                 }
             )
-            // Bound before use: an optional of a handle (an existential of a protocol that is not class-bound) is
-            // destroyed through the runtime's generic path, a bound handle directly.
-            if let replaced = timers.withLock({
-                $0.updateValue(handle, forKey: TimerKey(executionID: id, timer: timer))
-            }) {
-                replaced.cancel()
-            }
+            let replaced = timers.withLock { $0[id, default: ArmedTimers()].replace(timer, with: handle) }
+            if let replaced { replaced.cancel() }
         case .cancelTimer(let timer):
-            if let handle = timers.withLock({ $0.removeValue(forKey: TimerKey(executionID: id, timer: timer)) }) {
-                handle.cancel()
+            let removed = timers.withLock { timers -> (any FalconTimerHandle)? in
+                guard let index = timers.index(forKey: id) else { return nil }
+                let removed = timers.values[index].replace(timer, with: nil)
+                if timers.values[index].isEmpty { timers.remove(at: index) }
+                return removed
             }
+            if let removed { removed.cancel() }
         case .finished:
-            // An execution has at most one timer of each kind: look both up instead of scanning every
-            // execution's timers. A settled execution has none left (the machine cancelled them at the
-            // transition), so the table is usually without either.
-            let handles = timers.withLock { timers in
-                (
-                    timers.removeValue(forKey: TimerKey(executionID: id, timer: .loadTimeout)),
-                    timers.removeValue(forKey: TimerKey(executionID: id, timer: .dwell))
-                )
+            // The machine cancels its timers before it finishes (which removed the entry): whatever is left is
+            // cancelled here, so no handle outlives its execution.
+            if let armed = timers.withLock({ $0.removeValue(forKey: id) }) {
+                armed.loadTimeout?.cancel()
+                armed.dwell?.cancel()
             }
-            if let load = handles.0 { load.cancel() }
-            if let dwell = handles.1 { dwell.cancel() }
         }
     }
 
@@ -557,6 +554,8 @@ extension FalconClient {
     struct ClientState: Sendable {
         var apiKey: String?
         var config = FalconConfig()
+        /// Where `config` sends beacons: `nil` when they are disabled or the URL is not `http(s)`.
+        var beaconTarget: URL?
         var delegate: (any FalconDiagnosticsDelegate)?
         var eventHandlers: [String: @Sendable (FalconEvent) -> Void] = [:]
         var executions: [UInt64: Execution] = [:]
@@ -609,9 +608,27 @@ extension FalconClient {
         var ignoredBridgeMessage = false
     }
 
-    struct TimerKey: Hashable {
-        var executionID: UInt64
-        var timer: FalconExecutionStateMachine.Timer
+    /// The handles of one execution's armed timers: at most one of each kind.
+    struct ArmedTimers {
+        var loadTimeout: (any FalconTimerHandle)?
+        var dwell: (any FalconTimerHandle)?
+
+        /// Whether no timer of the execution is armed.
+        var isEmpty: Bool { loadTimeout == nil && dwell == nil }
+
+        /// Stores `handle` (or nothing) for `timer` and returns the handle it replaces.
+        mutating func replace(
+            _ timer: FalconExecutionStateMachine.Timer, with handle: (any FalconTimerHandle)?
+        ) -> (any FalconTimerHandle)? {
+            switch timer {
+            case .loadTimeout:
+                defer { loadTimeout = handle }
+                return loadTimeout
+            case .dwell:
+                defer { dwell = handle }
+                return dwell
+            }
+        }
     }
 
     struct BeaconTracker {
