@@ -254,6 +254,7 @@ public enum FalconAttributeResolver: Sendable {
         case .int(let number): return String(number)
         case .double(let number):
             guard number.isFinite else { return nil }
+            if let short = FalconShortDecimal.text(number) { return short }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(24)  // the longest shortest round-trip spelling of a Double
             JSONWriter.appendNumber(number, to: &bytes)

@@ -52,20 +52,29 @@ extension FalconDispatchQueueExecutor {
     ///
     /// At most one block is scheduled or running at a time, so the jobs run serially, in append order.
     final class JobInbox: Sendable {
-        typealias Job = @Sendable () -> Void
+        /// One job as the inbox stores it. A closure kept in an array of closures is stored at the generic
+        /// (maximally abstract) calling convention, so appending one allocates a reabstraction thunk and calling
+        /// it goes through that thunk; a closure field of a struct keeps its own convention: no allocation.
+        struct Job {
+            let run: @Sendable () -> Void
+        }
 
         private struct State {
             /// Jobs not yet taken start at `head`.
             var jobs: [Job] = []
             var head = 0
             var scheduled = false
+            /// The running block's batch buffer while no block runs (emptied, its storage kept): swapping it
+            /// for `jobs` gives `jobs` storage again, so the next burst does not grow a new array from nothing.
+            var spareBatch: [Job] = []
         }
 
         private let state = LockedValue(State())
 
         /// Appends `job`; `true` when no block is scheduled, so the caller must schedule one.
-        func append(_ job: @escaping Job) -> Bool {
-            state.withLock { state in
+        func append(_ job: @escaping @Sendable () -> Void) -> Bool {
+            let job = Job(run: job)
+            return state.withLock { state in
                 state.jobs.append(job)
                 if state.scheduled { return false }
                 state.scheduled = true
@@ -78,15 +87,21 @@ extension FalconDispatchQueueExecutor {
         /// Returns `true` when jobs remain: the block stays scheduled and the caller schedules the next one.
         func run(limit: Int) -> Bool {
             var batch: [Job] = []
+            var holdsSpare = false
             var ran = 0
             while true {
                 let more = state.withLock { state -> Bool in
+                    if !holdsSpare {
+                        swap(&batch, &state.spareBatch)
+                        holdsSpare = true
+                    }
                     let pending = state.jobs.count - state.head
                     if pending == 0 {
                         // A burst's storage is not kept once the queue is idle.
                         state.jobs.removeAll(keepingCapacity: state.jobs.capacity <= 1024)
                         state.head = 0
                         state.scheduled = false
+                        if batch.capacity <= 1024 { swap(&batch, &state.spareBatch) }
                         return false
                     }
                     if ran == limit { return true }
@@ -107,7 +122,7 @@ extension FalconDispatchQueueExecutor {
                 }
                 guard more else { return false }
                 if batch.isEmpty { return true }  // the limit was reached with jobs still queued
-                for job in batch { job() }
+                for job in batch { job.run() }
                 ran += batch.count
                 batch.removeAll(keepingCapacity: true)
             }

@@ -38,7 +38,7 @@ public struct FalconSystemClock: FalconClock {
 
     /// A pending entry of the heap; a struct, so scheduling allocates no handle object.
     private struct Handle: FalconTimerHandle {
-        let id: FalconDeadlineHeap<@Sendable () -> Void>.ID
+        let id: FalconDeadlineHeap<FalconTimerQueue.Action>.ID
         let timers: FalconTimerQueue
 
         func cancel() { timers.cancel(id) }

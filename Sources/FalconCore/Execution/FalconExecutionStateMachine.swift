@@ -115,6 +115,11 @@ package struct FalconExecutionStateMachine: Sendable {
         case hostTeardown
         /// A new execute started on the same inline surface.
         case superseded
+
+        /// Whether this is a bridge message that decoded to ``FalconBridgeMessage/ignored``.
+        package var isIgnoredBridgeMessage: Bool {
+            if case .bridge(.ignored) = self { true } else { false }
+        }
     }
 
     /// Host callbacks of one execution.
@@ -161,6 +166,11 @@ package struct FalconExecutionStateMachine: Sendable {
         case cancelTimer(Timer)
         /// The execution reached a terminal state: release its closures and renderer.
         case finished
+
+        /// Whether this is ``finished`` (a pattern test: no equality on payloads that hold a `URL`).
+        package var isFinished: Bool {
+            if case .finished = self { true } else { false }
+        }
     }
 
     /// The current state.
@@ -203,8 +213,25 @@ package struct FalconExecutionStateMachine: Sendable {
     /// Feeds one input at `now` and returns the actions to perform, in order.
     @discardableResult
     package mutating func handle(_ input: Input, at now: Duration) -> [Action] {
-        actions = []
-        guard !state.isTerminal else { return [] }
+        var actions: [Action] = []
+        handle(input, at: now, appendingTo: &actions)
+        return actions
+    }
+
+    /// Feeds one input at `now` and appends the actions to perform, in order, to `buffer`.
+    ///
+    /// The same step as ``handle(_:at:)``; the driver passes one buffer it empties and reuses (keeping its
+    /// storage), so a step allocates no array of its own.
+    package mutating func handle(_ input: Input, at now: Duration, appendingTo buffer: inout [Action]) {
+        // The step appends to `actions`; the caller's buffer stands in for it during the step, so the machine
+        // keeps no storage between steps.
+        swap(&actions, &buffer)
+        defer { swap(&actions, &buffer) }
+        step(input, at: now)
+    }
+
+    private mutating func step(_ input: Input, at now: Duration) {
+        guard !state.isTerminal else { return }
         switch input {
         case .start(let preflight): start(preflight, at: now)
         case .overlayPresented: overlayPresented(at: now)
@@ -236,7 +263,6 @@ package struct FalconExecutionStateMachine: Sendable {
             fail(.webviewNavigationFailed, "the web content process terminated")
         case .hostTeardown, .superseded: cancel()
         }
-        return actions
     }
 
     // MARK: Start
@@ -481,9 +507,9 @@ package struct FalconExecutionStateMachine: Sendable {
 
     // MARK: Helpers
 
-    /// Appends `action` to this step's list. The first one reserves room for a whole step (a failure emits up
-    /// to seven actions): one allocation instead of the growth steps of an empty array, and none for the many
-    /// inputs that emit nothing (visibility, touches).
+    /// Appends `action` to this step's list. The first one into an empty buffer without storage reserves room
+    /// for a whole step (a failure emits up to seven actions): one allocation instead of the growth steps of an
+    /// empty array, and none for the many inputs that emit nothing (visibility, touches).
     private mutating func emit(_ action: Action) {
         if actions.capacity == 0 { actions.reserveCapacity(8) }
         actions.append(action)

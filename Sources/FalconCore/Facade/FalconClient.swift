@@ -21,7 +21,8 @@ public final class FalconClient: Sendable {
     public let dependencies: FalconClientDependencies
 
     private let state = LockedValue(ClientState())
-    private let timers = LockedValue([TimerKey: any FalconTimerHandle]())
+    /// The armed timers of each execution, by execution id (hashing one integer, not a key of two fields).
+    private let timers = LockedValue([UInt64: ArmedTimers]())
     private let metrics: FalconMetrics
 
     /// Creates a client; nothing starts until `execute` is called.
@@ -40,6 +41,10 @@ public final class FalconClient: Sendable {
         state.withLock {
             $0.apiKey = apiKey
             $0.config = config
+            // Derived once per configuration rather than at every execute (the scheme test builds strings).
+            $0.beaconTarget =
+                config.diagnosticBeaconsEnabled
+                ? Self.beaconTarget(config.diagnosticsURL ?? FalconConfig.defaultDiagnosticsURL) : nil
         }
     }
 
@@ -134,7 +139,7 @@ public final class FalconClient: Sendable {
     @discardableResult
     func start(_ request: FalconExecuteRequest) -> UInt64 {
         let sessionId = dependencies.idSource.makeSessionID()
-        let (apiKey, config) = state.withLock { ($0.apiKey, $0.config) }
+        let (apiKey, config, configuredBeaconTarget) = state.withLock { ($0.apiKey, $0.config, $0.beaconTarget) }
         let resolved = FalconAttributeResolver.resolve(request.attributes, mapping: config.placementMapping)
         if resolved.droppedUserValueCount > 0 {
             log(.debug, nil, "\(resolved.droppedUserValueCount) user_details value(s) were empty or not scalars")
@@ -153,9 +158,7 @@ public final class FalconClient: Sendable {
             surfaceID = nil
             inlineSurface = nil
         }
-        let beaconTarget =
-            apiKey != nil && config.diagnosticBeaconsEnabled
-            ? Self.beaconTarget(config.diagnosticsURL ?? FalconConfig.defaultDiagnosticsURL) : nil
+        let beaconTarget = apiKey != nil ? configuredBeaconTarget : nil
         // A negative or absurd override cannot break the timer arithmetic: clamp to [0, one day].
         let loadTimeout = min(max(dependencies.loadTimeout, .zero), .seconds(86_400))
         let (id, shouldDrain) = state.withLock { state -> (UInt64, Bool) in
@@ -256,37 +259,37 @@ public final class FalconClient: Sendable {
 
     /// Handles queued inputs one at a time; actions are performed outside the lock.
     private func drain() {
+        // One action buffer for the whole drain, kept in the state between drains (only one drain runs at a
+        // time): a step appends to it and the buffer is emptied, keeping its storage, once performed.
+        var actions: [FalconExecutionStateMachine.Action] = []
+        var holdsBuffer = false
         while true {
             let step = state.withLock { state -> Step? in
+                if !holdsBuffer {
+                    swap(&actions, &state.spareActions)
+                    holdsBuffer = true
+                }
                 guard let (id, next) = state.nextInput() else {
                     state.draining = false
+                    swap(&actions, &state.spareActions)
                     return nil
                 }
-                var input = next
-                // The machine is handled in place; only the parts the actions need leave the lock.
-                guard let index = state.executions.index(forKey: id) else { return Step(id: id, input: input) }
-                let context = state.executions.values[index].context
-                var releasedEarly = false
-                if context.rendersInline, context.inlineSurface == nil {
-                    // The host released its surface without reporting a teardown: treat it as one, and warn when
-                    // the placement had not settled yet (a host that forgot to keep its view gets a log line).
-                    let machineState = state.executions.values[index].machine.state
-                    releasedEarly = machineState == .idle || machineState == .loading
-                    input = .hostTeardown
+                guard let index = state.executions.index(forKey: id) else {
+                    return Step(id: id, ignoredBridgeMessage: next.isIgnoredBridgeMessage)
                 }
-                let actions = state.executions.values[index].machine.handle(input, at: dependencies.clock.now())
+                // The execution is stepped in place (one mutating access, no copy of it); only the parts the
+                // actions need leave the lock.
+                let step = state.executions.values[index].step(
+                    next, of: id, at: dependencies.clock.now(), appendingTo: &actions)
                 state.statistics.count(actions)
-                let delivery = Delivery(
-                    context: context, overlayRenderer: state.executions.values[index].overlayRenderer)
-                if actions.contains(.finished) {
+                if actions.contains(where: \.isFinished) {
                     state.executions.remove(at: index)
-                    if let surfaceID = context.surfaceID, state.surfaces[surfaceID] == id {
+                    if let surfaceID = step.execution?.context.surfaceID, state.surfaces[surfaceID] == id {
                         state.surfaces[surfaceID] = nil
                     }
                     if state.activeOverlay == id { state.activeOverlay = nil }
                 }
-                return Step(
-                    id: id, input: input, actions: actions, execution: delivery, surfaceReleasedEarly: releasedEarly)
+                return step
             }
             guard let step else { return }
             if step.surfaceReleasedEarly {
@@ -296,11 +299,13 @@ public final class FalconClient: Sendable {
                     "inline surface released before its placement settled (layoutId \(layoutId)); the execution "
                         + "was cancelled. Keep a strong reference to the surface until onLoad or onError")
             }
-            if case .bridge(.ignored) = step.input {
+            if step.ignoredBridgeMessage {
                 log(.debug, nil, "bridge message ignored (malformed, unknown name or not an event)")
             }
-            guard let execution = step.execution else { continue }
-            for action in step.actions { perform(action, execution, step.id) }
+            if let execution = step.execution {
+                for action in actions { perform(action, execution, step.id) }
+            }
+            actions.removeAll(keepingCapacity: true)
         }
     }
 
@@ -344,21 +349,23 @@ public final class FalconClient: Sendable {
                     self?.submit(.timerFired(timer, generation: generation), executionID: id)
                 }
             )
-            let replaced = timers.withLock { $0.updateValue(handle, forKey: TimerKey(executionID: id, timer: timer)) }
-            replaced?.cancel()
+            let replaced = timers.withLock { $0[id, default: ArmedTimers()].replace(timer, with: handle) }
+            if let replaced { replaced.cancel() }
         case .cancelTimer(let timer):
-            timers.withLock { $0.removeValue(forKey: TimerKey(executionID: id, timer: timer)) }?.cancel()
-        case .finished:
-            // An execution has at most one timer of each kind: look both up instead of scanning every
-            // execution's timers.
-            let handles = timers.withLock { timers in
-                (
-                    timers.removeValue(forKey: TimerKey(executionID: id, timer: .loadTimeout)),
-                    timers.removeValue(forKey: TimerKey(executionID: id, timer: .dwell))
-                )
+            let removed = timers.withLock { timers -> (any FalconTimerHandle)? in
+                guard let index = timers.index(forKey: id) else { return nil }
+                let removed = timers.values[index].replace(timer, with: nil)
+                if timers.values[index].isEmpty { timers.remove(at: index) }
+                return removed
             }
-            handles.0?.cancel()
-            handles.1?.cancel()
+            if let removed { removed.cancel() }
+        case .finished:
+            // The machine cancels its timers before it finishes (which removed the entry): whatever is left is
+            // cancelled here, so no handle outlives its execution.
+            if let armed = timers.withLock({ $0.removeValue(forKey: id) }) {
+                armed.loadTimeout?.cancel()
+                armed.dwell?.cancel()
+            }
         }
     }
 
@@ -465,6 +472,26 @@ extension FalconClient {
         /// The overlay's content renderer, from the presenter.
         var overlayRenderer: OverlayRenderer?
         let context: Context
+
+        /// Feeds `input` to the machine, its actions appended to `actions`, and returns what performing them
+        /// needs. A mutating method, so the driver reaches the execution in the dictionary through one in-place
+        /// access: reading its fields one by one there copied the whole execution each time.
+        mutating func step(
+            _ input: FalconExecutionStateMachine.Input, of id: UInt64, at now: Duration,
+            appendingTo actions: inout [FalconExecutionStateMachine.Action]
+        ) -> Step {
+            let delivery = Delivery(context: context, overlayRenderer: overlayRenderer)
+            if context.rendersInline, context.inlineSurface == nil {
+                // The host released its surface without reporting a teardown: treat it as one, and warn when
+                // the placement had not settled yet (a host that forgot to keep its view gets a log line).
+                let releasedEarly = machine.state == .idle || machine.state == .loading
+                machine.handle(.hostTeardown, at: now, appendingTo: &actions)
+                return Step(id: id, execution: delivery, surfaceReleasedEarly: releasedEarly)
+            }
+            // The input is borrowed, never copied: it may hold a `URL`, whose copies go through the runtime.
+            machine.handle(input, at: now, appendingTo: &actions)
+            return Step(id: id, execution: delivery, ignoredBridgeMessage: input.isIgnoredBridgeMessage)
+        }
     }
 
     /// What performing one input's actions needs, taken out of the lock: two references, not the machine.
@@ -527,6 +554,8 @@ extension FalconClient {
     struct ClientState: Sendable {
         var apiKey: String?
         var config = FalconConfig()
+        /// Where `config` sends beacons: `nil` when they are disabled or the URL is not `http(s)`.
+        var beaconTarget: URL?
         var delegate: (any FalconDiagnosticsDelegate)?
         var eventHandlers: [String: @Sendable (FalconEvent) -> Void] = [:]
         var executions: [UInt64: Execution] = [:]
@@ -538,6 +567,8 @@ extension FalconClient {
         var inbox: [(UInt64, FalconExecutionStateMachine.Input)] = []
         var inboxHead = 0
         var draining = false
+        /// The drain's action buffer while no drain runs (emptied, its storage kept).
+        var spareActions: [FalconExecutionStateMachine.Action] = []
         var statistics = FalconStatistics()
         var beacons = BeaconTracker()
 
@@ -564,17 +595,40 @@ extension FalconClient {
         }
     }
 
+    /// One handled input, as the drain performs it (its actions are in the drain's buffer).
+    /// One handled input, as the drain performs it (its actions are in the drain's buffer). It keeps what the
+    /// drain logs about the input, not the input: a copy of an input goes through the runtime (it may hold a
+    /// `URL`, a resilient type).
     struct Step {
         var id: UInt64
-        var input: FalconExecutionStateMachine.Input
-        var actions: [FalconExecutionStateMachine.Action] = []
+        /// `nil` when the execution had already ended: the input had no effect.
         var execution: Delivery?
         var surfaceReleasedEarly = false
+        /// Whether the input was a bridge message that decoded to nothing (logged at debug level).
+        var ignoredBridgeMessage = false
     }
 
-    struct TimerKey: Hashable {
-        var executionID: UInt64
-        var timer: FalconExecutionStateMachine.Timer
+    /// The handles of one execution's armed timers: at most one of each kind.
+    struct ArmedTimers {
+        var loadTimeout: (any FalconTimerHandle)?
+        var dwell: (any FalconTimerHandle)?
+
+        /// Whether no timer of the execution is armed.
+        var isEmpty: Bool { loadTimeout == nil && dwell == nil }
+
+        /// Stores `handle` (or nothing) for `timer` and returns the handle it replaces.
+        mutating func replace(
+            _ timer: FalconExecutionStateMachine.Timer, with handle: (any FalconTimerHandle)?
+        ) -> (any FalconTimerHandle)? {
+            switch timer {
+            case .loadTimeout:
+                defer { loadTimeout = handle }
+                return loadTimeout
+            case .dwell:
+                defer { dwell = handle }
+                return dwell
+            }
+        }
     }
 
     struct BeaconTracker {

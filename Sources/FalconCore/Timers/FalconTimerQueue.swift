@@ -11,8 +11,14 @@ import Dispatch
 /// Due actions run on the queue's private serial Dispatch queue, in deadline order (ties in scheduling
 /// order), outside the lock.
 final class FalconTimerQueue: Sendable {
+    /// A timer's action as the heap stores it: a closure field of a struct keeps its own calling convention, where
+    /// a closure as the heap's generic payload would be wrapped in a reabstraction thunk (an allocation per timer).
+    struct Action {
+        let run: @Sendable () -> Void
+    }
+
     private struct State {
-        var heap = FalconDeadlineHeap<@Sendable () -> Void>()
+        var heap = FalconDeadlineHeap<Action>()
         /// The deadline the source is set for, or `nil` while it is idle.
         var armedDeadline: Duration?
         /// Created on the first timer, so a clock that never schedules owns no Dispatch source.
@@ -36,10 +42,9 @@ final class FalconTimerQueue: Sendable {
     var pendingCount: Int { state.withLock { $0.heap.count } }
 
     /// Schedules `action` at `deadline` and returns the entry's id.
-    func schedule(_ action: @escaping @Sendable () -> Void, at deadline: Duration)
-        -> FalconDeadlineHeap<@Sendable () -> Void>.ID
-    {
-        state.withLock { state in
+    func schedule(_ action: @escaping @Sendable () -> Void, at deadline: Duration) -> FalconDeadlineHeap<Action>.ID {
+        let action = Action(run: action)
+        return state.withLock { state in
             let id = state.heap.insert(action, deadline: deadline)
             if state.armedDeadline.map({ deadline < $0 }) ?? true { arm(&state, at: deadline) }
             return id
@@ -47,7 +52,7 @@ final class FalconTimerQueue: Sendable {
     }
 
     /// Drops the entry `id` and its action; harmless when it already fired or was cancelled.
-    func cancel(_ id: FalconDeadlineHeap<@Sendable () -> Void>.ID) {
+    func cancel(_ id: FalconDeadlineHeap<Action>.ID) {
         // The action is released after the lock, in case its captures do work when they are freed.
         let removed = state.withLock { $0.heap.remove(id) }
         withExtendedLifetime(removed) {}
@@ -70,7 +75,7 @@ final class FalconTimerQueue: Sendable {
 
     /// Runs every due action in order, then re-arms for the earliest entry left.
     private func fire() {
-        var due: [@Sendable () -> Void] = []
+        var due: [Action] = []
         state.withLock { state in
             let instant = now()
             while let action = state.heap.popEarliest(dueBy: instant) { due.append(action) }
@@ -80,7 +85,7 @@ final class FalconTimerQueue: Sendable {
                 state.armedDeadline = nil
             }
         }
-        for action in due { action() }
+        for action in due { action.run() }
     }
 
     /// The delay from `now` to `deadline`, clamped to [0, one year] so no deadline can overflow the

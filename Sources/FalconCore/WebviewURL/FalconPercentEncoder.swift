@@ -14,9 +14,8 @@ public enum FalconPercentEncoder: Sendable {
         Writer.string(capacity: 3 * text.utf8.count) { $0.append(encoding: text) }
     }
 
-    /// Writes URL text straight into the storage of the `String` being built, sized for the worst case (every
-    /// byte escaped) by the caller; each piece's UTF-8 is scanned once. No per-character `String` work, no
-    /// growth, no second copy.
+    /// Writes URL text into one buffer sized for the worst case (every byte escaped) by the caller; each piece's
+    /// UTF-8 is scanned once. No per-character `String` work, no growth.
     struct Writer {
         private let buffer: UnsafeMutableBufferPointer<UInt8>
         private(set) var count = 0
@@ -27,11 +26,15 @@ public enum FalconPercentEncoder: Sendable {
         }
 
         /// The text `write` appends, in a string of at most `capacity` bytes (`write` must not append more).
+        ///
+        /// The bytes are written into scratch space (on the stack for a URL's size) and the `String` made from
+        /// them in one copy: its UTF-8 check then takes the word-at-a-time ASCII path, where a `String` written
+        /// in place is validated byte by byte, and the string keeps only the bytes written, not the worst case.
         static func string(capacity: Int, _ write: (inout Writer) -> Void) -> String {
-            String(unsafeUninitializedCapacity: max(capacity, 1)) { buffer in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(capacity, 1)) { buffer in
                 var writer = Writer(buffer)
                 write(&writer)
-                return writer.count
+                return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<writer.count]), as: UTF8.self)
             }
         }
 

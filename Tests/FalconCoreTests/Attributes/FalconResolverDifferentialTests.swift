@@ -128,4 +128,41 @@ struct FalconResolverDifferentialTests {
             #expect(resolved.droppedUserValueCount == dropped)
         }
     }
+
+    /// The `user_details` text of a double as the JSON writer spells it (the algorithm before the short-decimal
+    /// path: the integer for an integer value below 2⁵³, else the shortest round-trip `description`).
+    static func referenceDoubleText(_ value: Double) -> String {
+        var bytes: [UInt8] = []
+        JSONWriter.appendNumber(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Random doubles of four kinds: any bit pattern, short decimals (an integer over a power of ten, which
+    /// the short path takes), their neighbours one ulp away (which it must refuse or spell the same), and
+    /// uniform values of ordinary magnitude.
+    @Test func doublesSpellLikeTheJSONWriter() {
+        var random = SplitMix64(seed: 25)
+        var powers: [Double] = [1]
+        for _ in 0..<9 { powers.append(powers[powers.count - 1] * 10) }
+        for round in 0..<200_000 {
+            let decimal =
+                Double(Int64(bitPattern: random.next()) >> Int64(random.next() % 60))
+                / powers[Int(random.next() % 10)]
+            let value: Double =
+                switch round % 5 {
+                case 0: Double(bitPattern: random.next())
+                case 1: decimal
+                case 2: decimal.nextUp
+                case 3: decimal.nextDown
+                default: Double(Int64(bitPattern: random.next()) >> 40) / 4096
+                }
+            guard value.isFinite else { continue }
+            let resolved = FalconAttributeResolver.resolve(["user_details": ["x": .double(value)]], mapping: [:])
+            #expect(resolved.userAttributes.first?.value == Self.referenceDoubleText(value), "\(value.bitPattern)")
+        }
+        for value in [0.001, 0.0011, 0.000999, 0.5, -0.5, 49.99, 999_999_999.5, 1e9 + 0.5, 0.1 + 0.2, 1 / 3.0] {
+            let resolved = FalconAttributeResolver.resolve(["user_details": ["x": .double(value)]], mapping: [:])
+            #expect(resolved.userAttributes.first?.value == Self.referenceDoubleText(value), "\(value)")
+        }
+    }
 }
