@@ -211,7 +211,6 @@ package struct FalconExecutionStateMachine: Sendable {
     }
 
     /// Feeds one input at `now` and returns the actions to perform, in order.
-    @discardableResult
     package mutating func handle(_ input: Input, at now: Duration) -> [Action] {
         var actions: [Action] = []
         handle(input, at: now, appendingTo: &actions)

@@ -595,7 +595,6 @@ extension FalconClient {
         }
     }
 
-    /// One handled input, as the drain performs it (its actions are in the drain's buffer).
     /// One handled input, as the drain performs it (its actions are in the drain's buffer). It keeps what the
     /// drain logs about the input, not the input: a copy of an input goes through the runtime (it may hold a
     /// `URL`, a resilient type).

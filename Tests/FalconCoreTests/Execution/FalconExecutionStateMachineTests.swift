@@ -33,7 +33,7 @@ struct FalconExecutionStateMachineTests {
     /// A machine in Loaded after `loaded(height: 100)`.
     static func loaded(_ surface: Machine.Surface) -> Machine {
         var machine = loading(surface)
-        machine.handle(.bridge(.loaded(height: 100)), at: t0 + .seconds(1))
+        _ = machine.handle(.bridge(.loaded(height: 100)), at: t0 + .seconds(1))
         #expect(machine.state == .loaded)
         return machine
     }
@@ -69,7 +69,7 @@ struct FalconExecutionStateMachineTests {
 
     @Test func overlayWithoutPresenterFailsWithNoPresenter() {
         var machine = Machine(surface: .overlay)
-        machine.handle(.start(.ready(Self.url)), at: .zero)
+        _ = machine.handle(.start(.ready(Self.url)), at: .zero)
         let actions = machine.handle(.overlayUnavailable, at: .zero)
         guard case .diagnose(.noPresenter, _) = actions.first else {
             Issue.record("\(actions)")
@@ -159,9 +159,9 @@ struct FalconExecutionStateMachineTests {
 
     @Test func cancelledNavigationStillTimesOut() {
         var machine = Self.loading(.inline)
-        machine.handle(
+        _ = machine.handle(
             .navigationFailed(navigationID: 1, phase: .provisional, isCancelled: true, errorCode: -999), at: Self.t0)
-        machine.handle(.navigationFinished(navigationID: 1), at: Self.t0)
+        _ = machine.handle(.navigationFinished(navigationID: 1), at: Self.t0)
         let actions = machine.handle(.timerFired(.loadTimeout, generation: 1), at: Self.t0 + .seconds(15))
         #expect(
             actions.first
@@ -187,7 +187,7 @@ struct FalconExecutionStateMachineTests {
     @Test func overlayHeightsAreOnlyALoadSignal() {
         var machine = Self.loading(.overlay)
         // The presenter reported visibility 1.0 before load: the dwell starts with onLoad.
-        machine.handle(.visibility(1), at: Self.t0)
+        _ = machine.handle(.visibility(1), at: Self.t0)
         let actions = machine.handle(.bridge(.height(300)), at: Self.t0 + .seconds(2))
         #expect(
             actions == [
@@ -336,7 +336,7 @@ struct FalconExecutionStateMachineTests {
 
     @Test func presentingOverlayCanBeDismissedOrTornDown() {
         var dismissed = Machine(surface: .overlay)
-        dismissed.handle(.start(.ready(Self.url)), at: .zero)
+        _ = dismissed.handle(.start(.ready(Self.url)), at: .zero)
         #expect(dismissed.state == .presenting)
         #expect(dismissed.handle(.bridge(.loaded(height: 10)), at: .zero).isEmpty)
         #expect(
@@ -344,7 +344,7 @@ struct FalconExecutionStateMachineTests {
                 == [.callback(.hideLoadingIndicator), .callback(.unload), .finished]
         )
         var tornDown = Machine(surface: .overlay)
-        tornDown.handle(.start(.ready(Self.url)), at: .zero)
+        _ = tornDown.handle(.start(.ready(Self.url)), at: .zero)
         #expect(
             tornDown.handle(.hostTeardown, at: .zero) == [.dismissOverlay, .callback(.hideLoadingIndicator), .finished])
         #expect(tornDown.handle(.overlayPresented, at: .zero).isEmpty)
@@ -367,7 +367,7 @@ struct FalconExecutionStateMachineTests {
 
     @Test func dropAtOrBelowHalfCancelsAndRestartsTheDwell() {
         var machine = Self.loaded(.inline)
-        machine.handle(.visibility(0.8), at: Self.t0)
+        _ = machine.handle(.visibility(0.8), at: Self.t0)
         #expect(machine.handle(.visibility(0.5), at: Self.t0 + .milliseconds(500)) == [.cancelTimer(.dwell)])
         #expect(machine.handle(.timerFired(.dwell, generation: 2), at: Self.t0 + .seconds(1)).isEmpty)
         #expect(machine.handle(.visibility(.nan), at: Self.t0).isEmpty)
@@ -390,7 +390,7 @@ struct FalconExecutionStateMachineTests {
         let target = URL(string: "https://shop.example/offer")!
         var machine = Self.loaded(.inline)
         #expect(machine.handle(.bridge(.click(target)), at: Self.t0).isEmpty)
-        machine.handle(.userTouch, at: Self.t0 + .seconds(5))
+        _ = machine.handle(.userTouch, at: Self.t0 + .seconds(5))
         #expect(
             machine.handle(.bridge(.click(target)), at: Self.t0 + .milliseconds(5_400)) == [
                 .renderer(.openExternally(target))
@@ -408,16 +408,16 @@ struct FalconExecutionStateMachineTests {
         ]
         var machines: [Machine] = []
         var failed = Self.loading(.inline)
-        failed.handle(.bridge(.error), at: Self.t0)
+        _ = failed.handle(.bridge(.error), at: Self.t0)
         machines.append(failed)
         var unloaded = Self.loaded(.inline)
-        unloaded.handle(.bridge(.close), at: Self.t0)
+        _ = unloaded.handle(.bridge(.close), at: Self.t0)
         machines.append(unloaded)
         var noFill = Self.loading(.overlay)
-        noFill.handle(.bridge(.noFill), at: Self.t0)
+        _ = noFill.handle(.bridge(.noFill), at: Self.t0)
         machines.append(noFill)
         var cancelled = Self.loaded(.overlay)
-        cancelled.handle(.hostTeardown, at: Self.t0)
+        _ = cancelled.handle(.hostTeardown, at: Self.t0)
         machines.append(cancelled)
         for var machine in machines {
             #expect(machine.state.isTerminal)
