@@ -29,7 +29,7 @@ public enum FalconBridgeMessage: Sendable, Hashable {
     /// Decodes a message as delivered on iOS (a dictionary or any JSON value).
     public static func decode(_ message: JSONValue) -> FalconBridgeMessage {
         guard case .object(let envelope) = message else { return .ignored }
-        let (type, nameValue, data) = envelopeMembers(envelope)
+        let (type, nameValue, data) = FalconObjectMembers.lookUp(envelope, "type", "name", "data")
         guard type?.stringValue == "event", let name = nameValue?.stringValue else { return .ignored }
         switch name {
         case "loaded":
@@ -69,26 +69,6 @@ public enum FalconBridgeMessage: Sendable, Hashable {
     public static func decode(any message: Any) -> FalconBridgeMessage {
         if let text = message as? String { return decode(json: text) }
         return decode(JSONValue.convert(any: message).value)
-    }
-
-    /// The envelope's `type`, `name` and `data`. An envelope of up to four members (the usual three) is scanned,
-    /// a length test and a comparison per member, instead of hashing three names; a larger one is looked up.
-    /// The names are lower-case ASCII, which no other spelling is canonically equivalent to, so the length test
-    /// rejects no match.
-    private static func envelopeMembers(
-        _ envelope: [String: JSONValue]
-    ) -> (type: JSONValue?, name: JSONValue?, data: JSONValue?) {
-        guard envelope.count <= 4 else { return (envelope["type"], envelope["name"], envelope["data"]) }
-        var found: (type: JSONValue?, name: JSONValue?, data: JSONValue?) = (nil, nil, nil)
-        for (key, value) in envelope where key.utf8.count == 4 {
-            switch key {
-            case "type": found.type = value
-            case "name": found.name = value
-            case "data": found.data = value
-            default: break
-            }
-        }
-        return found
     }
 
     /// A finite, non-negative height; anything else is `nil`.

@@ -43,7 +43,13 @@ public enum FalconPercentEncoder: Sendable {
 
         /// Appends `?name=value` for the first item and `&name=value` after it, both encoded.
         mutating func appendQueryItem(_ name: String, _ value: String) {
-            append(queryItems == 0 ? UInt8(ascii: "?") : UInt8(ascii: "&"))
+            appendQueryItem(name, value, following: queryItems > 0)
+        }
+
+        /// Appends `&name=value` when the item follows others (written here or elsewhere, as a memoized part of
+        /// the query is), else `?name=value`.
+        mutating func appendQueryItem(_ name: String, _ value: String, following: Bool) {
+            append(following ? UInt8(ascii: "&") : UInt8(ascii: "?"))
             queryItems += 1
             append(encoding: name)
             append(UInt8(ascii: "="))

@@ -99,12 +99,7 @@ public enum FalconWebviewURLBuilder: Sendable {
         let parameters = style?.queryParameters ?? []
         let capacity = parameters.reduce(0) { $0 + Writer.capacity(name: $1.0, value: $1.1) }
         return Writer.string(capacity: capacity) { writer in
-            for (name, value) in parameters {
-                writer.append(UInt8(ascii: "&"))
-                writer.append(encoding: name)
-                writer.append(UInt8(ascii: "="))
-                writer.append(encoding: value)
-            }
+            for (name, value) in parameters { writer.appendQueryItem(name, value, following: true) }
         }
     }
 
