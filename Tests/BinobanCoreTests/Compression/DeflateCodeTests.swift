@@ -23,25 +23,31 @@ struct DeflateCodeTests {
     /// The code of `value` in a table of first values: the last code whose first value is not above it.
     static func code(of value: Int, bases: [Int]) -> Int { bases.lastIndex { $0 <= value } ?? 0 }
 
+    /// Checks `computed` against the RFC's table for every value in `values`.
+    static func expectRFCCodes(
+        _ values: ClosedRange<Int>, bases: [Int], extraBits: [Int], _ what: String,
+        computed: (Int) -> (code: Int, width: Int, extra: Int)
+    ) {
+        for value in values {
+            let expected = code(of: value, bases: bases)
+            let (code, width, extra) = computed(value)
+            #expect(code == expected, "\(what) \(value)")
+            #expect(width == extraBits[expected], "\(what) \(value)")
+            #expect(extra == value - bases[expected], "\(what) \(value)")
+        }
+    }
+
     @Test("Every match length 3…258 gets the RFC's code, extra-bit count and extra value")
     func lengths() {
-        for length in 3...258 {
-            let expected = Self.code(of: length, bases: Self.lengthBases)
-            let (code, width, extra) = Token.lengthCode(length)
-            #expect(code == expected, "length \(length)")
-            #expect(width == Self.lengthExtraBits[expected], "length \(length)")
-            #expect(extra == length - Self.lengthBases[expected], "length \(length)")
+        Self.expectRFCCodes(3...258, bases: Self.lengthBases, extraBits: Self.lengthExtraBits, "length") {
+            Token.lengthCode($0)
         }
     }
 
     @Test("Every distance 1…32 768 gets the RFC's code, extra-bit count and extra value")
     func distances() {
-        for distance in 1...32_768 {
-            let expected = Self.code(of: distance, bases: Self.distanceBases)
-            let (code, width, extra) = Token.distanceCode(distance)
-            #expect(code == expected, "distance \(distance)")
-            #expect(width == Self.distanceExtraBits[expected], "distance \(distance)")
-            #expect(extra == distance - Self.distanceBases[expected], "distance \(distance)")
+        Self.expectRFCCodes(1...32_768, bases: Self.distanceBases, extraBits: Self.distanceExtraBits, "distance") {
+            Token.distanceCode($0)
         }
     }
 

@@ -37,34 +37,39 @@ struct FalconDispatchQueueExecutorTests {
         }
     }
 
-    @Test("a job enqueued while the block runs joins it; the host's own block on the queue waits behind both")
-    func burstSharesOneBlock() async {
-        let queue = DispatchQueue(label: "test.burst")
+    /// Runs `enqueue` while the executor's queue is held by a block of its own, then queues the host's block
+    /// (which logs 0), releases the queue and returns the log once every job has run.
+    static func logWhileHeld(
+        _ label: String, _ enqueue: (FalconDispatchQueueExecutor, LockedValue<[Int]>) -> Void
+    ) async -> [Int] {
+        let queue = DispatchQueue(label: label)
         let executor = FalconDispatchQueueExecutor(queue: queue)
         let gate = DispatchSemaphore(value: 0)
         let log = LockedValue([Int]())
         queue.async { gate.wait() }
-        executor.enqueue {
-            log.withLock { $0.append(1) }
-            executor.enqueue { log.withLock { $0.append(2) } }
-        }
+        enqueue(executor, log)
         queue.async { log.withLock { $0.append(0) } }  // the host's block, queued after the executor's
         gate.signal()
-        await Self.settle(executor)
-        #expect(log.withLock { $0 } == [1, 2, 0])
+        await settle(executor)
+        return log.withLock { $0 }
+    }
+
+    @Test("a job enqueued while the block runs joins it; the host's own block on the queue waits behind both")
+    func burstSharesOneBlock() async {
+        let log = await Self.logWhileHeld("test.burst") { executor, log in
+            executor.enqueue {
+                log.withLock { $0.append(1) }
+                executor.enqueue { log.withLock { $0.append(2) } }
+            }
+        }
+        #expect(log == [1, 2, 0])
     }
 
     @Test("a long burst yields the queue after 64 jobs, then continues in order")
     func longBurstYields() async {
-        let queue = DispatchQueue(label: "test.yield")
-        let executor = FalconDispatchQueueExecutor(queue: queue)
-        let gate = DispatchSemaphore(value: 0)
-        let log = LockedValue([Int]())
-        queue.async { gate.wait() }
-        for index in 1...200 { executor.enqueue { log.withLock { $0.append(index) } } }
-        queue.async { log.withLock { $0.append(0) } }
-        gate.signal()
-        await Self.settle(executor)
-        #expect(log.withLock { $0 } == Array(1...64) + [0] + Array(65...200))
+        let log = await Self.logWhileHeld("test.yield") { executor, log in
+            for index in 1...200 { executor.enqueue { log.withLock { $0.append(index) } } }
+        }
+        #expect(log == Array(1...64) + [0] + Array(65...200))
     }
 }
