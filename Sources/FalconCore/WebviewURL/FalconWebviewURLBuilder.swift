@@ -77,21 +77,15 @@ public enum FalconWebviewURLBuilder: Sendable {
 
     /// ``webviewBase(_:)`` of `baseText`, and the encoded `&style.…` items of `style` (empty without one).
     static func memoized(_ baseText: String, _ style: FalconStyle?) -> (base: String?, styleQuery: String) {
-        // The empty base has no webview base and no style has no query: a consistent starting point.
-        var memo = Self.memo.withLock { $0 } ?? Memo(baseText: "", base: nil, style: nil, styleQuery: "")
-        var changed = false
-        if memo.baseText != baseText {
-            memo.baseText = baseText
-            memo.base = webviewBase(baseText)
-            changed = true
+        // Compared inside the lock: a hit copies out two strings, not the whole memo.
+        let hit = memo.withLock { memo -> (base: String?, styleQuery: String)? in
+            guard let memo, memo.baseText == baseText, memo.style == style else { return nil }
+            return (memo.base, memo.styleQuery)
         }
-        if memo.style != style {
-            memo.style = style
-            memo.styleQuery = styleQuery(style)
-            changed = true
-        }
-        if changed { Self.memo.withLock { [memo] in $0 = memo } }
-        return (memo.base, memo.styleQuery)
+        if let hit { return hit }
+        let fresh = Memo(baseText: baseText, base: webviewBase(baseText), style: style, styleQuery: styleQuery(style))
+        memo.withLock { $0 = fresh }
+        return (fresh.base, fresh.styleQuery)
     }
 
     /// The style's query items, each `&name=value` encoded (they always follow `placement`).
