@@ -115,6 +115,9 @@ package struct FalconExecutionStateMachine: Sendable {
         case hostTeardown
         /// A new execute started on the same inline surface.
         case superseded
+        /// The host let the inline surface go without reporting a teardown (the driver found its weak reference
+        /// empty): handled as a teardown, with a warning when the placement had not settled yet.
+        case surfaceReleased
 
         /// Whether this is a bridge message that decoded to ``FalconBridgeMessage/ignored``.
         package var isIgnoredBridgeMessage: Bool {
@@ -164,6 +167,9 @@ package struct FalconExecutionStateMachine: Sendable {
         case armTimer(Timer, deadline: Duration, generation: Int)
         /// Cancel `timer`.
         case cancelTimer(Timer)
+        /// Warn the host that its inline surface was released before the placement settled (a view it forgot to
+        /// keep); a log line, not a diagnostic.
+        case warnSurfaceReleasedEarly
         /// The execution reached a terminal state: release its closures and renderer.
         case finished
 
@@ -261,6 +267,9 @@ package struct FalconExecutionStateMachine: Sendable {
         case .rendererTerminated:
             fail(.webviewNavigationFailed, "the web content process terminated")
         case .hostTeardown, .superseded: cancel()
+        case .surfaceReleased:
+            if state == .idle || state == .loading { emit(.warnSurfaceReleasedEarly) }
+            cancel()
         }
     }
 

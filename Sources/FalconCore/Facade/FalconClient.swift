@@ -292,13 +292,6 @@ public final class FalconClient: Sendable {
                 return step
             }
             guard let step else { return }
-            if step.surfaceReleasedEarly {
-                let layoutId = step.execution?.diagnosticLayoutId ?? "-"
-                log(
-                    .warning, nil,
-                    "inline surface released before its placement settled (layoutId \(layoutId)); the execution "
-                        + "was cancelled. Keep a strong reference to the surface until onLoad or onError")
-            }
             if step.ignoredBridgeMessage {
                 log(.debug, nil, "bridge message ignored (malformed, unknown name or not an event)")
             }
@@ -343,6 +336,11 @@ public final class FalconClient: Sendable {
             present(.present, execution)
         case .dismissOverlay:
             present(.dismiss, execution)
+        case .warnSurfaceReleasedEarly:
+            log(
+                .warning, nil,
+                "inline surface released before its placement settled (layoutId \(execution.diagnosticLayoutId ?? "-")); "
+                    + "the execution was cancelled. Keep a strong reference to the surface until onLoad or onError")
         case .armTimer(let timer, let deadline, let generation):
             let handle = dependencies.clock.schedule(
                 FalconTimerRequest(deadline: deadline) { [weak self] in
@@ -482,11 +480,9 @@ extension FalconClient {
         ) -> Step {
             let delivery = Delivery(context: context, overlayRenderer: overlayRenderer)
             if context.rendersInline, context.inlineSurface == nil {
-                // The host released its surface without reporting a teardown: treat it as one, and warn when
-                // the placement had not settled yet (a host that forgot to keep its view gets a log line).
-                let releasedEarly = machine.state == .idle || machine.state == .loading
-                machine.handle(.hostTeardown, at: now, appendingTo: &actions)
-                return Step(id: id, execution: delivery, surfaceReleasedEarly: releasedEarly)
+                // The host released its surface without reporting a teardown; the machine decides what follows.
+                machine.handle(.surfaceReleased, at: now, appendingTo: &actions)
+                return Step(id: id, execution: delivery)
             }
             // The input is borrowed, never copied: it may hold a `URL`, whose copies go through the runtime.
             machine.handle(input, at: now, appendingTo: &actions)
@@ -602,7 +598,6 @@ extension FalconClient {
         var id: UInt64
         /// `nil` when the execution had already ended: the input had no effect.
         var execution: Delivery?
-        var surfaceReleasedEarly = false
         /// Whether the input was a bridge message that decoded to nothing (logged at debug level).
         var ignoredBridgeMessage = false
     }

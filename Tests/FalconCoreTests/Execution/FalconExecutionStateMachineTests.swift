@@ -314,6 +314,20 @@ struct FalconExecutionStateMachineTests {
 
     // MARK: Cancellation
 
+    @Test func aReleasedSurfaceIsATeardownWithAWarningBeforeThePlacementSettled() {
+        var idle = Machine(surface: .inline)
+        #expect(idle.handle(.surfaceReleased, at: .zero) == [.warnSurfaceReleasedEarly, .finished])
+        var loading = Self.loading(.inline)
+        #expect(
+            loading.handle(.surfaceReleased, at: Self.t0) == [
+                .warnSurfaceReleasedEarly, .cancelTimer(.loadTimeout), .renderer(.teardown),
+                .callback(.hideLoadingIndicator), .finished,
+            ])
+        #expect(loading.state == .cancelled)
+        var loaded = Self.loaded(.inline)
+        #expect(loaded.handle(.surfaceReleased, at: Self.t0) == [.renderer(.teardown), .finished])
+    }
+
     @Test(arguments: [Machine.Input.hostTeardown, .superseded])
     func cancellationIsSilentExceptThePendingHide(_ input: Machine.Input) {
         var loading = Self.loading(.inline)
