@@ -86,6 +86,10 @@ import Foundation
         (Int64(951_782_400_000), "2000-02-29T00:00:00.000Z"),
         (Int64(-1), "1969-12-31T23:59:59.999Z"),
         (Int64(253_402_300_799_999), "9999-12-31T23:59:59.999Z"),
+        // Raw counts beyond the four-digit years keep the spelling they always had: five digits, or a sign
+        // inside the zero padding.
+        (Int64(253_402_300_800_000), "10000-01-01T00:00:00.000Z"),
+        (Int64(-62_167_219_200_001), "00-1-12-31T23:59:59.999Z"),
     ])
     func formatsMillisecondsInUTC(milliseconds: Int64, expected: String) {
         #expect(ISO8601Timestamp.string(fromMillisecondsSince1970: milliseconds) == expected)

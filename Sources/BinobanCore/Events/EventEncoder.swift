@@ -79,18 +79,18 @@ struct EventEncoder: Sendable {
     }
 
     /// Appends the JSON object of `event` to `bytes`.
-    func encode(_ event: PendingEvent, to bytes: inout [UInt8], timestamps: inout TimestampFormatter) {
+    func encode(_ event: PendingEvent, to bytes: inout [UInt8]) {
         if let head = event.encodedHead {
             bytes.append(contentsOf: head)
             if event.encodedWhole { return }
         } else if event.kind == .track {
             Self.appendTrackHead(
                 name: event.name, properties: event.payload, messageId: event.messageId,
-                timestampMillis: event.timestampMillis, to: &bytes, timestamps: &timestamps)
+                timestampMillis: event.timestampMillis, to: &bytes)
         } else {
             bytes.append(contentsOf: #"{"type":"identify""#.utf8)
             Self.appendStamp(
-                messageId: event.messageId, timestampMillis: event.timestampMillis, to: &bytes, timestamps: &timestamps)
+                messageId: event.messageId, timestampMillis: event.timestampMillis, to: &bytes)
         }
         appendTail(of: event, to: &bytes)
     }
@@ -135,8 +135,7 @@ struct EventEncoder: Sendable {
     /// `{"type":"track","event":…,"properties":…,"messageId":…,"timestamp":…` (no closing brace). A caller encodes
     /// this itself when the write stage is deep (``PendingEvent/encodedHead``).
     static func appendTrackHead(
-        name: String, properties: JSONValue, messageId: String, timestampMillis: Int64, to bytes: inout [UInt8],
-        timestamps: inout TimestampFormatter
+        name: String, properties: JSONValue, messageId: String, timestampMillis: Int64, to bytes: inout [UInt8]
     ) {
         bytes.append(contentsOf: #"{"type":"track","event":"#.utf8)
         FastJSON.appendString(name, to: &bytes)
@@ -146,24 +145,23 @@ struct EventEncoder: Sendable {
         } else {
             bytes.append(contentsOf: "{}".utf8)
         }
-        appendStamp(messageId: messageId, timestampMillis: timestampMillis, to: &bytes, timestamps: &timestamps)
+        appendStamp(messageId: messageId, timestampMillis: timestampMillis, to: &bytes)
     }
 
     private static func appendStamp(
-        messageId: String, timestampMillis: Int64, to bytes: inout [UInt8], timestamps: inout TimestampFormatter
+        messageId: String, timestampMillis: Int64, to bytes: inout [UInt8]
     ) {
         bytes.append(contentsOf: #","messageId":"#.utf8)
         FastJSON.appendString(messageId, to: &bytes)
         bytes.append(contentsOf: #","timestamp":"#.utf8)
-        timestamps.appendQuoted(millisecondsSince1970: timestampMillis, to: &bytes)
+        ISO8601Timestamp.appendQuoted(millisecondsSince1970: timestampMillis, to: &bytes)
     }
 
     /// The encoded event as `Data`.
     func encode(_ event: PendingEvent) -> Data {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(contextPrefix.count + 256)
-        var timestamps = TimestampFormatter()
-        encode(event, to: &bytes, timestamps: &timestamps)
+        encode(event, to: &bytes)
         return Data(bytes)
     }
 }

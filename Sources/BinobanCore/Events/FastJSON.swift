@@ -1,5 +1,5 @@
-/// Hot-path JSON output for events: strings without escapes are copied in one step, objects are written in
-/// dictionary order (no sort, no second lookup), and timestamps reuse the formatted second.
+/// Hot-path JSON output for events: strings without escapes are copied in one step and objects are written in
+/// dictionary order (no sort, no second lookup).
 ///
 /// Output is the same JSON as `JSONValue.write(to:)` up to member order, which JSON does not define.
 enum FastJSON {
@@ -65,29 +65,11 @@ enum FastJSON {
     }
 }
 
-/// Formats event timestamps, reusing the `yyyy-MM-ddTHH:mm:ss.` prefix while events fall in the same second.
-struct TimestampFormatter {
-    private var cachedSecond: Int64 = .min
-    private var prefix: [UInt8] = []
-
+extension ISO8601Timestamp {
     /// Appends `"yyyy-MM-ddTHH:mm:ss.SSSZ"` (with quotes) for `milliseconds` since 1970.
-    mutating func appendQuoted(millisecondsSince1970 milliseconds: Int64, to bytes: inout [UInt8]) {
-        var second = milliseconds / 1000
-        var millis = milliseconds % 1000
-        if millis < 0 {
-            second -= 1
-            millis += 1000
-        }
-        if second != cachedSecond {
-            let full = ISO8601Timestamp.string(fromMillisecondsSince1970: second * 1000)
-            prefix = Array(full.utf8.dropLast(4))
-            cachedSecond = second
-        }
+    static func appendQuoted(millisecondsSince1970 milliseconds: Int64, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: prefix)
-        bytes.append(UInt8(ascii: "0") + UInt8(millis / 100))
-        bytes.append(UInt8(ascii: "0") + UInt8(millis / 10 % 10))
-        bytes.append(UInt8(ascii: "0") + UInt8(millis % 10))
-        bytes.append(contentsOf: "Z\"".utf8)
+        append(millisecondsSince1970: milliseconds, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
     }
 }

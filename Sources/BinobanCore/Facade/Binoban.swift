@@ -300,10 +300,8 @@ public final class Binoban: Sendable {
         if kind == .track, runtime.intake.isDeep {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(256)
-            var timestamps = TimestampFormatter()
             EventEncoder.appendTrackHead(
-                name: name, properties: payload, messageId: messageId, timestampMillis: now, to: &bytes,
-                timestamps: &timestamps)
+                name: name, properties: payload, messageId: messageId, timestampMillis: now, to: &bytes)
             head = bytes
         }
         return runtime.intake.accept { current in

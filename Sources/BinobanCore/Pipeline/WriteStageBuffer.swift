@@ -14,7 +14,6 @@ struct WriteStageBuffer {
     let encoder: EventEncoder
     /// Where events are drained from, and their buffers go back for reuse.
     private let intake: EventIntake
-    private var timestamps = TimestampFormatter()
     private var drain = EventIntake.Drain()
     /// How many events of the drain were encoded.
     private var encoded = 0
@@ -62,7 +61,7 @@ struct WriteStageBuffer {
         chunk.reserveCapacity(end - start)
         for event in events[start..<end] {
             scratch.removeAll(keepingCapacity: true)
-            encoder.encode(event, to: &scratch, timestamps: &timestamps)
+            encoder.encode(event, to: &scratch)
             chunk.append(Data(scratch))
         }
         encoded = end - events.startIndex

@@ -43,29 +43,31 @@ public enum ISO8601Timestamp: Sendable {
 
     /// Formats a Unix time in milliseconds as `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC.
     public static func string(fromMillisecondsSince1970 milliseconds: Int64) -> String {
-        let (days, millisOfDay) = floorDivide(milliseconds, 86_400_000)
-        let (year, month, day) = civilDate(fromDaysSince1970: days)
-        let hour = millisOfDay / 3_600_000
-        let minute = millisOfDay / 60_000 % 60
-        let second = millisOfDay / 1000 % 60
-        let millisecond = millisOfDay % 1000
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)
+        append(millisecondsSince1970: milliseconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the text of ``string(fromMillisecondsSince1970:)`` to `bytes`, without building a `String`: the
+    /// event encoders write a timestamp per event.
+    package static func append(millisecondsSince1970 milliseconds: Int64, to bytes: inout [UInt8]) {
+        let (days, millisOfDay) = floorDivide(milliseconds, 86_400_000)
+        let (year, month, day) = civilDate(fromDaysSince1970: days)
         appendPadded(year, width: 4, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
         appendPadded(month, width: 2, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
         appendPadded(day, width: 2, to: &bytes)
         bytes.append(UInt8(ascii: "T"))
-        appendPadded(hour, width: 2, to: &bytes)
+        appendPadded(millisOfDay / 3_600_000, width: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        appendPadded(minute, width: 2, to: &bytes)
+        appendPadded(millisOfDay / 60_000 % 60, width: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        appendPadded(second, width: 2, to: &bytes)
+        appendPadded(millisOfDay / 1000 % 60, width: 2, to: &bytes)
         bytes.append(UInt8(ascii: "."))
-        appendPadded(millisecond, width: 3, to: &bytes)
+        appendPadded(millisOfDay % 1000, width: 3, to: &bytes)
         bytes.append(UInt8(ascii: "Z"))
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
@@ -92,11 +94,23 @@ public enum ISO8601Timestamp: Sendable {
         return (year, month, day)
     }
 
+    /// Appends `value` in decimal, zero-padded to `width` digits. Every field but a year outside 0000–9999 has
+    /// exactly `width` digits and is written digit by digit; such a year (a sign or a fifth digit: the clamping
+    /// callers never produce one, a raw millisecond count can) goes through `String`.
     private static func appendPadded(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
-        let digits = String(value).utf8
-        if digits.count < width {
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count))
+        var divisor: Int64 = 1
+        for _ in 1..<width { divisor *= 10 }
+        guard value >= 0, value < divisor * 10 else {
+            let digits = String(value).utf8
+            if digits.count < width {
+                bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count))
+            }
+            bytes.append(contentsOf: digits)
+            return
         }
-        bytes.append(contentsOf: digits)
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / divisor % 10))
+            divisor /= 10
+        }
     }
 }

@@ -27,10 +27,9 @@ struct CallerEncodingTests {
         for userId in [nil, "user\n2", "  "] as [String?] {
             let whole = Self.event(properties: properties, userId: userId)
             var head: [UInt8] = []
-            var headTimestamps = TimestampFormatter()
             EventEncoder.appendTrackHead(
                 name: whole.name, properties: whole.payload, messageId: whole.messageId,
-                timestampMillis: whole.timestampMillis, to: &head, timestamps: &headTimestamps)
+                timestampMillis: whole.timestampMillis, to: &head)
             var split = whole
             split.payload = .null
             split.encodedHead = head
