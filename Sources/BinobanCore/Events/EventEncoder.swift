@@ -135,7 +135,7 @@ struct EventEncoder: Sendable {
     /// `{"type":"track","event":…,"properties":…,"messageId":…,"timestamp":…` (no closing brace). A caller encodes
     /// this itself when the write stage is deep (``PendingEvent/encodedHead``).
     static func appendTrackHead(
-        name: String, properties: JSONValue, messageId: String, timestampMillis: Int64, to bytes: inout [UInt8]
+        name: String, properties: JSONValue, messageId: MessageID, timestampMillis: Int64, to bytes: inout [UInt8]
     ) {
         bytes.append(contentsOf: #"{"type":"track","event":"#.utf8)
         FastJSON.appendString(name, to: &bytes)
@@ -149,11 +149,11 @@ struct EventEncoder: Sendable {
     }
 
     private static func appendStamp(
-        messageId: String, timestampMillis: Int64, to bytes: inout [UInt8]
+        messageId: MessageID, timestampMillis: Int64, to bytes: inout [UInt8]
     ) {
-        bytes.append(contentsOf: #","messageId":"#.utf8)
-        FastJSON.appendString(messageId, to: &bytes)
-        bytes.append(contentsOf: #","timestamp":"#.utf8)
+        bytes.append(contentsOf: #","messageId":""#.utf8)
+        messageId.append(to: &bytes)
+        bytes.append(contentsOf: #"","timestamp":"#.utf8)
         ISO8601Timestamp.appendQuoted(millisecondsSince1970: timestampMillis, to: &bytes)
     }
 

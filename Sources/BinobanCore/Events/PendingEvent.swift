@@ -14,7 +14,7 @@ struct PendingEvent: Sendable {
     var name: String
     /// `properties` (track) or `traits` (identify).
     var payload: JSONValue
-    var messageId: String
+    var messageId: MessageID
     var timestampMillis: Int64
     var anonymousId: String
     var userId: String?

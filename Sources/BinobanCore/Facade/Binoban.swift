@@ -93,7 +93,7 @@ public final class Binoban: Sendable {
     @discardableResult
     public func trackAwaitingRoom(name: String, properties: JSONValue = [:]) async -> Bool {
         guard let runtime else { return false }
-        let messageId = MessageID.make(from: runtime.random)
+        let messageId = MessageID.random(from: runtime.random)
         let now = configuration.wallClock.currentMillisecondsSince1970()
         return await runtime.intake.acceptWaitingForRoom { current in
             PendingEvent(
@@ -110,7 +110,7 @@ public final class Binoban: Sendable {
     /// stored traits with `traits`, persists both and records an identify event.
     public func identify(userId: String, traits: JSONValue = [:]) {
         guard let runtime else { return }
-        let messageId = MessageID.make(from: runtime.random)
+        let messageId = MessageID.random(from: runtime.random)
         let now = configuration.wallClock.currentMillisecondsSince1970()
         let newTraits: JSONValue = traits.objectValue == nil ? [:] : traits
         runtime.intake.changeIdentity { identity in
@@ -293,7 +293,7 @@ public final class Binoban: Sendable {
     @discardableResult
     func accept(_ kind: PendingEvent.Kind, name: String, payload: JSONValue, identity: BinobanEventIdentity?) -> Bool {
         guard let runtime else { return false }
-        let messageId = MessageID.make(from: runtime.random)
+        let messageId = MessageID.random(from: runtime.random)
         let now = configuration.wallClock.currentMillisecondsSince1970()
         // A deep queue means the writer is behind: encode the identity-free part here (EventIntake.isDeep).
         var head: [UInt8]?

@@ -11,7 +11,8 @@ struct CallerEncodingTests {
 
     static func event(properties: JSONValue, userId: String?) -> PendingEvent {
         PendingEvent(
-            kind: .track, name: "näme \"q\" \u{1}", payload: properties, messageId: "m-1",
+            kind: .track, name: "näme \"q\" \u{1}", payload: properties,
+            messageId: MessageID(high: 0xFFFF_FFFF_FFFF_FFFF, low: 0),
             timestampMillis: 1_764_590_400_123, anonymousId: identity.anonymousId, userId: userId,
             deviceToken: identity.deviceToken)
     }

@@ -17,7 +17,7 @@ struct EventIntakeTests {
 
     func event(_ name: String, _ identity: IdentityState) -> PendingEvent {
         PendingEvent(
-            kind: .track, name: name, payload: [:], messageId: "m", timestampMillis: 0,
+            kind: .track, name: name, payload: [:], messageId: MessageID(high: 1, low: 2), timestampMillis: 0,
             anonymousId: identity.anonymousId, userId: identity.userId, deviceToken: identity.deviceToken
         )
     }
