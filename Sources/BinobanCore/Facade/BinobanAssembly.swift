@@ -141,7 +141,10 @@ enum BinobanAssembly {
 }
 
 /// The working parts behind an enabled ``Binoban`` instance.
-struct BinobanRuntime: Sendable {
+///
+/// A class, not a struct: every public call starts with `guard let runtime`, which for a struct of seven
+/// references copied (and retained) each of them per `track()`.
+final class BinobanRuntime: Sendable {
     let intake: EventIntake
     let waiters: FlushWaiters
     let driver: any PipelineControl
@@ -151,4 +154,18 @@ struct BinobanRuntime: Sendable {
     let lifecycle: ApplicationLifecycleTracker
     /// The pipeline's statistics as of its last step.
     let statistics: LockedValue<BinobanStatistics>
+
+    init(
+        intake: EventIntake, waiters: FlushWaiters, driver: any PipelineControl, reporter: ErrorReporter,
+        random: any BinobanRandomSource, lifecycle: ApplicationLifecycleTracker,
+        statistics: LockedValue<BinobanStatistics>
+    ) {
+        self.intake = intake
+        self.waiters = waiters
+        self.driver = driver
+        self.reporter = reporter
+        self.random = random
+        self.lifecycle = lifecycle
+        self.statistics = statistics
+    }
 }
