@@ -321,8 +321,9 @@ final class EventIntake: Sendable {
     }
 
     /// Appends; beyond capacity the oldest event is dropped or the new one refused (counted). Dropped events
-    /// are compacted away in amortised O(1), so memory stays below twice the capacity.
-    private static func push(_ event: PendingEvent, into state: inout State) -> Bool {
+    /// are compacted away in amortised O(1), so memory stays below twice the capacity. The event is consumed: it
+    /// moves into the queue instead of being copied (seven references retained, then released with the original).
+    private static func push(_ event: consuming PendingEvent, into state: inout State) -> Bool {
         state.accepted += 1
         if state.liveCount >= state.capacity, state.overflow == .dropNewest {
             state.overflowDrops += 1
