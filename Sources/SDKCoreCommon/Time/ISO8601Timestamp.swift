@@ -94,23 +94,31 @@ public enum ISO8601Timestamp: Sendable {
         return (year, month, day)
     }
 
-    /// Appends `value` in decimal, zero-padded to `width` digits. Every field but a year outside 0000–9999 has
-    /// exactly `width` digits and is written digit by digit; such a year (a sign or a fifth digit: the clamping
-    /// callers never produce one, a raw millisecond count can) goes through `String`.
+    /// Appends `value` in decimal, zero-padded to `width` digits (2, 3 or 4). Every field but a year outside
+    /// 0000–9999 has exactly `width` digits and is written digit by digit, dividing by constants (a division by a
+    /// variable power of ten cost more than the rest of the timestamp); such a year (a sign or a fifth digit: the
+    /// clamping callers never produce one, a raw millisecond count can) goes through `String`.
     private static func appendPadded(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
-        var divisor: Int64 = 1
-        for _ in 1..<width { divisor *= 10 }
-        guard value >= 0, value < divisor * 10 else {
+        func digit(_ value: Int64) -> UInt8 { UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value) }
+        switch width {
+        case 2 where (0..<100).contains(value):
+            bytes.append(digit(value / 10))
+            bytes.append(digit(value % 10))
+        case 3 where (0..<1000).contains(value):
+            bytes.append(digit(value / 100))
+            bytes.append(digit(value / 10 % 10))
+            bytes.append(digit(value % 10))
+        case 4 where (0..<10_000).contains(value):
+            bytes.append(digit(value / 1000))
+            bytes.append(digit(value / 100 % 10))
+            bytes.append(digit(value / 10 % 10))
+            bytes.append(digit(value % 10))
+        default:
             let digits = String(value).utf8
             if digits.count < width {
                 bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count))
             }
             bytes.append(contentsOf: digits)
-            return
-        }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / divisor % 10))
-            divisor /= 10
         }
     }
 }
