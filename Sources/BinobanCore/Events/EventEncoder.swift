@@ -153,8 +153,9 @@ struct EventEncoder: Sendable {
     ) {
         bytes.append(contentsOf: #","messageId":""#.utf8)
         messageId.append(to: &bytes)
-        bytes.append(contentsOf: #"","timestamp":"#.utf8)
-        ISO8601Timestamp.appendQuoted(millisecondsSince1970: timestampMillis, to: &bytes)
+        bytes.append(contentsOf: #"","timestamp":""#.utf8)
+        ISO8601Timestamp.append(millisecondsSince1970: timestampMillis, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// The encoded event as `Data`.

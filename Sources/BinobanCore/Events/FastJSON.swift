@@ -64,12 +64,3 @@ enum FastJSON {
         bytes[start...].reverse()
     }
 }
-
-extension ISO8601Timestamp {
-    /// Appends `"yyyy-MM-ddTHH:mm:ss.SSSZ"` (with quotes) for `milliseconds` since 1970.
-    static func appendQuoted(millisecondsSince1970 milliseconds: Int64, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        append(millisecondsSince1970: milliseconds, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
-    }
-}
