@@ -16,7 +16,7 @@ enum Outcome: String, Sendable, CaseIterable {
 
 /// Counts the executions of one window down to zero and wakes the host thread once.
 final class Window: Sendable {
-    private let remaining = Locked(0)
+    private let remaining = HarnessLock(0)
     private let done = DispatchSemaphore(value: 0)
 
     func begin(_ count: Int) { remaining.withLock { $0 = count } }
@@ -123,7 +123,7 @@ func makeClient(executor: CallerRunExecutor? = nil) -> FalconClient {
 
 /// A FIFO executor whose jobs run when the host thread calls ``runAll()`` (cheap at any queue length).
 final class CallerRunExecutor: FalconExecutor {
-    private let jobs = Locked<[@Sendable () -> Void]>([])
+    private let jobs = HarnessLock<[@Sendable () -> Void]>([])
 
     func enqueue(_ job: @escaping @Sendable () -> Void) {
         jobs.withLock { $0.append(job) }

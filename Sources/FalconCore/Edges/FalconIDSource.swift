@@ -14,9 +14,9 @@ public protocol FalconIDSource: Sendable {
 
 /// The default ID source: a random (version 4) UUID string per call, as `UUID().uuidString` spells it.
 ///
-/// The 122 random bits come from `SystemRandomNumberGenerator` (the kernel's generator) and are formatted here:
-/// on Linux `UUID()` opens, reads and closes `/dev/urandom` on every call, three system calls that were a large
-/// share of an execute's CPU (issue 13).
+/// The 122 random bits come from the kernel's generator and are formatted here: on Linux `UUID()` opens, reads
+/// and closes `/dev/urandom` on every call, three system calls that were a large share of an execute's CPU
+/// (issue 13); here the bytes are fetched 256 at a time and each used once.
 public struct FalconUUIDSource: FalconIDSource {
     /// Creates the source.
     public init() {}
@@ -31,15 +31,15 @@ public struct FalconUUIDSource: FalconIDSource {
         return Self.format(high: high, low: low)
     }
 
-    /// Fills both words from the system's cryptographic generator in one call where there is one (`getentropy`
-    /// on Linux, `arc4random_buf` on Apple platforms), else word by word.
+    /// Fills both words from the system's cryptographic generator: on Linux from a pool of its bytes fetched in
+    /// bulk (``FalconRandomBytePool``: one `getentropy` per 16 ids), on Apple platforms with `arc4random_buf`
+    /// (no system call), elsewhere word by word.
     private static func fillRandom(_ words: inout (UInt64, UInt64)) {
         #if canImport(Darwin)
         withUnsafeMutableBytes(of: &words) { arc4random_buf($0.baseAddress, $0.count) }
+        #elseif canImport(Glibc) || canImport(Musl)
+        FalconRandomBytePool.shared.withLock { $0.take(&words) }
         #else
-        #if canImport(Glibc) || canImport(Musl)
-        if withUnsafeMutableBytes(of: &words, { getentropy($0.baseAddress, $0.count) == 0 }) { return }
-        #endif
         var random = SystemRandomNumberGenerator()
         words = (random.next(), random.next())
         #endif

@@ -64,6 +64,37 @@ struct FalconResolverDifferentialTests {
         }
     }
 
+    /// Keys whose byte order and `String` order can differ: ASCII of every kind (controls, NUL, long shared
+    /// prefixes), precomposed and decomposed letters, U+212A KELVIN SIGN (canonically `K`), U+037E (canonically
+    /// `;`) and emoji.
+    static let keyPieces: [String] = [
+        "\u{0}", "\t", " ", "!", "/", "0", "9", ";", "A", "K", "Z", "_", "a", "e", "k", "z", "~", "\u{7F}", "ab",
+        "abcdefgh", "abcdefghijklmnop", "\u{E9}", "e\u{301}", "\u{301}", "\u{212A}", "\u{37E}", "\u{1F600}", "\u{C5}",
+    ]
+
+    /// The sorted part of the URL (the members other than the renamed ones) is in `String <` order of the names
+    /// for every mix of keys, including ones whose byte order differs from that order.
+    @Test func otherMembersSortLikeStringComparison() {
+        var random = SplitMix64(seed: 26)
+        let asciiPieces = Self.keyPieces.filter { $0.utf8.allSatisfy { $0 < 0x80 } }
+        for _ in 0..<5_000 {
+            var details: [String: JSONValue] = [:]
+            let asciiOnly = random.next() % 2 == 0
+            for _ in 0..<Int(random.next() % 12) {
+                var key = ""
+                for _ in 0..<Int(1 + random.next() % 4) {
+                    let pieces = asciiOnly ? asciiPieces : Self.keyPieces
+                    key += pieces[Int(random.next() % UInt64(pieces.count))]
+                }
+                details[key] = "v"
+            }
+            let names = FalconAttributeResolver.resolve(["user_details": .object(details)], mapping: [:])
+                .userAttributes.map(\.name)
+            #expect(
+                names == details.keys.map { "at." + $0 }.sorted(), "\(details.keys.map { Array($0.unicodeScalars) })")
+        }
+    }
+
     /// `user_details` as the resolver produced it before the one-pass rewrite: the renamed keys looked up first,
     /// then every other member in sorted key order, a literal `firstname`/`lastname` skipped when the mapped key
     /// carried a value. Values are the canonical texts of the alphabet below.

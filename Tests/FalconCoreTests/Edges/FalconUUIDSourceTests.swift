@@ -20,4 +20,20 @@ struct FalconUUIDSourceTests {
         }
         #expect(seen.count == 10_000)
     }
+
+    /// Ids taken on several threads at once (from the shared pool of random bytes, refilled every 16 ids on
+    /// Linux) are all distinct: no two threads get the same bytes.
+    @Test func idsTakenConcurrentlyAreDistinct() {
+        let perThread = 2_500
+        let threads = 4
+        let collected = LockedValue<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            let source = FalconUUIDSource()
+            let ids = (0..<perThread).map { _ in source.makeSessionID() }
+            collected.withLock { $0 += ids }
+        }
+        let all = collected.withLock { $0 }
+        #expect(all.count == threads * perThread)
+        #expect(Set(all).count == all.count)
+    }
 }
