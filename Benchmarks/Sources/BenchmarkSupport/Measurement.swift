@@ -22,8 +22,10 @@ public func environment(_ name: String) -> String? {
     return String(cString: value)
 }
 
-/// A figure for the tables: whole numbers from 1 000 up, two decimals below.
+/// A figure for the tables: whole numbers from 1 000 up, two decimals below; `inf` or `nan` as such (a run of
+/// zero calls divides by zero, and `Int(_:)` of an infinity traps).
 public func format(_ value: Double) -> String {
+    guard value.isFinite else { return String(value) }
     if value >= 1000 { return String(Int(value.rounded())) }
     return String((value * 100).rounded() / 100)
 }
