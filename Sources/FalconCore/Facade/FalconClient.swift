@@ -172,7 +172,15 @@ public final class FalconClient: Sendable {
                 }
             }
             if let surfaceID {
-                if let previous = state.surfaces[surfaceID] { state.inbox.append((previous, .superseded)) }
+                // The same live surface supersedes its previous execution. An identifier is an address, and a
+                // released surface's address can be reused by the next one: that previous execution is not
+                // superseded, it meets its released surface at its next input as any other would.
+                if let previous = state.surfaces[surfaceID],
+                    let previousSurface = state.executions[previous]?.context.inlineSurface,
+                    previousSurface === inlineSurface
+                {
+                    state.inbox.append((previous, .superseded))
+                }
                 state.surfaces[surfaceID] = id
             }
             state.executions[id] = Execution(
