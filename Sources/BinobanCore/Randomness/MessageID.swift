@@ -20,11 +20,6 @@ struct MessageID: Sendable, Hashable {
         Self.random(from: random).text
     }
 
-    /// The UUID string of `high` and `low`.
-    static func format(high: UInt64, low: UInt64) -> String {
-        MessageID(high: high, low: low).text
-    }
-
     /// The 36-character UUID string.
     var text: String {
         String(unsafeUninitializedCapacity: 36) { buffer in

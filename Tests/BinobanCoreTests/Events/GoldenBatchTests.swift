@@ -137,11 +137,11 @@ struct GoldenBatchTests {
 
     @Test("Message ids are lower-case UUID v4 strings built from random bits")
     func messageIds() {
-        let id = MessageID.format(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210)
-        #expect(id == "01234567-89ab-4def-bedc-ba9876543210")
+        let id = MessageID(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210)
+        #expect(id.text == "01234567-89ab-4def-bedc-ba9876543210")
         // Written into an event's bytes, after what is already there, the same characters.
         var bytes = Array(#"{"messageId":""#.utf8)
-        MessageID(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210).append(to: &bytes)
+        id.append(to: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == #"{"messageId":"01234567-89ab-4def-bedc-ba9876543210"#)
         let random = SeededRandomSource(seed: 1)
         let ids = (0..<1000).map { _ in MessageID.make(from: random) }

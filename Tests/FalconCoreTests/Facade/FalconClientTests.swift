@@ -321,7 +321,7 @@ struct FalconClientTests {
 
     /// A surface identifier is an address: a new surface can get the address of a released one. It must not
     /// supersede the released surface's execution (which meets its released surface at its next input).
-    @Test func aNewSurfaceAtAReleasedSurfacesAddressSupersedesNothing() throws {
+    @Test func aNewSurfaceAtAReleasedSurfacesAddressSupersedesNothing() {
         let rig = Self.rig()
         var releasedID: ObjectIdentifier?
         do {
