@@ -12,7 +12,9 @@ public import Foundation
 ///
 /// It sends the request's method, headers and body exactly as the core built them and returns the status
 /// and response headers of whatever HTTP answer arrives, 2xx to 5xx alike; redirects are not followed (a
-/// `3xx` is returned as it is) and cookies are neither stored nor sent. It throws
+/// `3xx` is returned as it is), cookies are neither stored nor sent, and at most 64 KiB of the answer's body
+/// is read (none of it is kept). Connections are kept for the next upload; a request that meets a kept
+/// connection the server has just closed is re-sent whole on a fresh one. It throws
 /// ``URLSessionEventTransportError`` only when no HTTP answer arrived: connection refused, timeout, TLS
 /// failure, a connection that closed early. It never logs, and its errors never contain the URL, headers
 /// or body.
@@ -26,7 +28,7 @@ public import Foundation
 public final class URLSessionEventTransport: BinobanEventTransport, Sendable {
     /// The default time without progress before a request fails: 30 seconds.
     public static let defaultRequestTimeout: Duration = .seconds(30)
-    /// The default limit for a whole upload on the transport's own session: 60 seconds.
+    /// The default limit for a whole upload, answer included: 60 seconds.
     public static let defaultResourceTimeout: Duration = .seconds(60)
 
     private let exchange: URLSessionExchange
@@ -34,13 +36,15 @@ public final class URLSessionEventTransport: BinobanEventTransport, Sendable {
     /// Creates a transport.
     ///
     /// - Parameters:
-    ///   - session: the session to use; the host keeps it configured and alive. When `nil` (the default) the
-    ///     transport creates an ephemeral session without cookies or cache, and invalidates it when the
-    ///     transport is released.
+    ///   - session: a session whose configuration (proxies, TLS settings, extra headers, connection limits)
+    ///     the uploads use. The transport sends on a session of its own made from that configuration, so that
+    ///     redirects, body re-sends and the answer's size are its own to decide; the given session's delegate is
+    ///     not called. When `nil` (the default) the configuration is ephemeral, without cookies or cache. The
+    ///     transport's session is invalidated when the transport is released.
     ///   - requestTimeout: how long a request may go without progress (connecting included) before it fails;
     ///     rounded up to whole seconds; zero or less means ``defaultRequestTimeout``.
-    ///   - resourceTimeout: the limit for a whole upload; applies only to the transport's own session. Rounded
-    ///     up to whole seconds; zero or less means ``defaultResourceTimeout``.
+    ///   - resourceTimeout: a wall-clock limit for a whole upload, from sending to the end of the answer,
+    ///     whatever the server does. Rounded up to whole seconds; zero or less means ``defaultResourceTimeout``.
     public init(
         session: URLSession? = nil,
         requestTimeout: Duration = URLSessionEventTransport.defaultRequestTimeout,

@@ -12,7 +12,8 @@ public import Foundation
 ///
 /// It sends the request's method, headers and JSON body exactly as the core built them and returns the
 /// status of whatever HTTP answer arrives (a `3xx` is returned, not followed). Cookies are neither stored
-/// nor sent, nothing is cached, and nothing is logged; its errors carry no URL or body. It throws
+/// nor sent, nothing is cached, at most 64 KiB of the answer's body is read, and nothing is logged; its errors
+/// carry no URL or body. Connections are kept for the next beacon. It throws
 /// ``URLSessionBeaconTransportError`` only when no HTTP answer arrived. The core ignores both outcomes, so
 /// a server that is down or answers `500` changes nothing the host can see.
 ///
@@ -31,12 +32,13 @@ public final class URLSessionBeaconTransport: FalconBeaconTransport, Sendable {
     /// Creates a transport.
     ///
     /// - Parameters:
-    ///   - session: the session to use; the host keeps it configured and alive. When `nil` (the default) the
-    ///     transport creates an ephemeral session without cookies or cache, and invalidates it when the
-    ///     transport is released.
-    ///   - timeout: how long a beacon may go without progress (connecting included); on the transport's own
-    ///     session also the limit for the whole request. Rounded up to whole seconds; zero or less means
-    ///     ``defaultTimeout``.
+    ///   - session: a session whose configuration (proxies, TLS settings, extra headers, connection limits)
+    ///     the beacons use. The transport sends on a session of its own made from that configuration, so that
+    ///     redirects and the answer's size are its own to decide; the given session's delegate is not called.
+    ///     When `nil` (the default) the configuration is ephemeral, without cookies or cache. The transport's
+    ///     session is invalidated when the transport is released.
+    ///   - timeout: how long a beacon may go without progress (connecting included), and the wall-clock limit
+    ///     for the whole request. Rounded up to whole seconds; zero or less means ``defaultTimeout``.
     public init(session: URLSession? = nil, timeout: Duration = URLSessionBeaconTransport.defaultTimeout) {
         let seconds = WholeSecondsTimeout.seconds(timeout, otherwise: Self.defaultTimeout)
         exchange = URLSessionExchange(session: session, requestTimeout: seconds, resourceTimeout: seconds)

@@ -7,9 +7,19 @@ import FoundationNetworking
 /// Sends one HTTP request at a time through `URLSession` exactly as given and returns the status and
 /// headers of whatever answer arrives: the plumbing both public URLSession transports share.
 ///
-/// Redirects are not followed (a `3xx` is returned as it is), cookies are neither stored nor sent, and
-/// nothing is cached or logged. On its own session (when none is given) it also invalidates that session
-/// when it is released.
+/// Every request, on every session:
+/// - keeps its connection for the next request (TLS handshakes and the trust store's loading are paid once per
+///   connection, not per request), and can be re-sent whole on a fresh connection when a reused one turns out
+///   to be closed (``ExchangeDelegate``);
+/// - is answered by its first answer: a `3xx` is returned as it is, never followed;
+/// - reads at most ``ExchangeCallMachine/answerBodyLimit`` bytes of the answer's body and keeps none of them;
+/// - ends by its wall-clock deadline (`resourceTimeout`) whatever the server does, on Linux too, and at once
+///   when the calling task is cancelled;
+/// - stores and sends no cookies, and is neither cached nor logged.
+///
+/// The exchange always sends on a session of its own, so that its delegate sees every request: given a host's
+/// session, it makes one from that session's configuration (proxies, TLS settings, extra headers, connection
+/// limits); the host's session delegate is not called. It invalidates its session when it is released.
 package final class URLSessionExchange: Sendable {
     /// The status and headers of an HTTP answer; the body is not kept.
     package struct Answer: Sendable, Hashable {
@@ -17,44 +27,60 @@ package final class URLSessionExchange: Sendable {
         package var statusCode: Int
         /// The response headers as URLSession reports them.
         package var headers: [String: String]
+
+        /// Creates an answer.
+        package init(statusCode: Int, headers: [String: String]) {
+            self.statusCode = statusCode
+            self.headers = headers
+        }
+
+        /// The answer `response` carries, or `notHTTP` when it is not an HTTP answer.
+        static func of(_ response: URLResponse?) -> Result<Answer, URLSessionTransportFailure> {
+            guard let http = response as? HTTPURLResponse else {
+                return .failure(URLSessionTransportFailure(.notHTTP))
+            }
+            var headers: [String: String] = [:]
+            for (key, value) in http.allHeaderFields {
+                guard let name = key as? String else { continue }
+                headers[name] = (value as? String) ?? String(describing: value)
+            }
+            return .success(Answer(statusCode: http.statusCode, headers: headers))
+        }
     }
 
     private let session: URLSession
-    private let ownsSession: Bool
+    private let delegate = ExchangeDelegate()
     private let requestTimeout: TimeInterval
-    private let redirectRefusal = RedirectRefusal()
+    private let resourceTimeout: TimeInterval
 
     /// Creates an exchange.
     ///
     /// - Parameters:
-    ///   - session: the host's session, used as it is configured; `nil` creates an ephemeral session without
-    ///     cookies or cache that is invalidated when the exchange is released.
-    ///   - requestTimeout: seconds a request may go without progress (connecting included), set on every
-    ///     request and, for an own session, on its configuration.
-    ///   - resourceTimeout: seconds a whole request may take; applies only to an own session.
+    ///   - session: the host's session, whose configuration the exchange's own session takes; `nil` means an
+    ///     ephemeral configuration without cookies or cache.
+    ///   - requestTimeout: seconds a request may go without progress (connecting included).
+    ///   - resourceTimeout: seconds a whole request may take, from sending to the end of the answer.
     package init(session: URLSession?, requestTimeout: TimeInterval, resourceTimeout: TimeInterval) {
         self.requestTimeout = requestTimeout
+        self.resourceTimeout = resourceTimeout
+        let configuration: URLSessionConfiguration
         if let session {
-            self.session = session
-            ownsSession = false
+            configuration = session.configuration
         } else {
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.timeoutIntervalForRequest = requestTimeout
-            configuration.timeoutIntervalForResource = resourceTimeout
+            configuration = URLSessionConfiguration.ephemeral
             configuration.httpCookieAcceptPolicy = .never
             configuration.httpShouldSetCookies = false
             configuration.httpCookieStorage = nil
             configuration.urlCache = nil
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            self.session = URLSession(configuration: configuration, delegate: redirectRefusal, delegateQueue: nil)
-            ownsSession = true
         }
+        configuration.timeoutIntervalForRequest = requestTimeout
+        configuration.timeoutIntervalForResource = resourceTimeout
+        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     deinit {
-        if ownsSession {
-            session.finishTasksAndInvalidate()
-        }
+        session.finishTasksAndInvalidate()
     }
 
     /// Sends `method` with `headers` and `body` to `url` and returns the answer, whatever its status.
@@ -62,46 +88,40 @@ package final class URLSessionExchange: Sendable {
     /// - Throws: ``URLSessionTransportFailure`` when no HTTP answer arrived, or `CancellationError` when the
     ///   calling task was cancelled.
     package func send(method: String, url: URL, headers: [String: String], body: Data) async throws -> Answer {
-        var urlRequest = URLRequest(
-            url: url,
-            cachePolicy: .reloadIgnoringLocalCacheData,
-            timeoutInterval: requestTimeout
-        )
-        urlRequest.httpMethod = method
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout)
+        request.httpMethod = method
         for (name, value) in headers {
-            urlRequest.setValue(value, forHTTPHeaderField: name)
+            request.setValue(value, forHTTPHeaderField: name)
         }
+        request.httpShouldHandleCookies = false
         #if canImport(FoundationNetworking)
-        // Each request on a connection of its own (Decision 0306): when a server closes a reused connection
-        // without answering, libcurl silently retries the request on a new connection, and under
-        // FoundationNetworking that retry sends the headers but never the body, so the request waits out its
-        // whole timeout. A request that is the only one on its connection is never retried that way: it fails at
-        // once and the pipeline's own retry takes over.
-        if !headers.keys.contains(where: { $0.lowercased() == "connection" }) {
-            urlRequest.setValue("close", forHTTPHeaderField: "Connection")
-        }
+        // FoundationNetworking can give libcurl the body again from its first byte only when the body is a
+        // stream (a `Data` body is consumed once). Given as a stream it would be sent chunked; the length and a
+        // blank `Transfer-Encoding` keep it a plain `Content-Length` body: libcurl sends no header whose value is
+        // blank, and a `Transfer-Encoding` it was given turns off its own chunking (Docs/Decisions/0307).
+        request.httpBodyStream = InputStream(data: body)
+        request.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
+        request.setValue(" ", forHTTPHeaderField: "Transfer-Encoding")
+        #else
+        request.httpBody = body
         #endif
-        urlRequest.httpBody = body
-        urlRequest.httpShouldHandleCookies = false
 
-        let response: URLResponse
+        let call = ExchangeCall(task: session.dataTask(with: request), body: body, timeout: resourceTimeout)
+        delegate.register(call)
         do {
-            let (session, delegate, request) = (self.session, redirectRefusal, urlRequest)
-            (_, response) = try await PromptCancellation.run {
-                try await session.data(for: request, delegate: delegate)
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { waiter in
+                    call.handle(.started(waiter))
+                }
+            } onCancel: {
+                call.handle(.callerCancelled)
             }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let failure as URLSessionTransportFailure {
+            throw failure
         } catch {
-            if error is CancellationError || Task.isCancelled { throw CancellationError() }
             throw URLSessionTransportFailure(classifying: error)
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw URLSessionTransportFailure(.notHTTP)
-        }
-        var responseHeaders: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            guard let name = key as? String else { continue }
-            responseHeaders[name] = (value as? String) ?? String(describing: value)
-        }
-        return Answer(statusCode: http.statusCode, headers: responseHeaders)
     }
 }

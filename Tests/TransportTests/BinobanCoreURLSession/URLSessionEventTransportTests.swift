@@ -6,6 +6,10 @@ import LoopbackHTTP
 import TestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 @Suite("URLSessionEventTransport")
 struct URLSessionEventTransportTests {
     private static let apiKey = "test-api-key"
@@ -140,25 +144,26 @@ struct URLSessionEventTransportTests {
         }
     }
 
-    @Test("a hang-up after an answered request fails at once, not after the request timeout, and the next one works")
-    func hangUpAfterAnAnswer() async throws {
+    @Test("a reused connection the server closed unanswered is re-sent whole on a fresh one, without waiting")
+    func hangUpOnAReusedConnection() async throws {
         let server = LoopbackHTTPServer(responder: .script([.ok, .closeConnectionWithoutAnswer], then: .ok))
         try server.start()
         defer { server.stop() }
-        // On Linux a hang-up on a reused connection used to wait out the whole timeout (libcurl's silent retry
-        // sent the headers but never the body), failing as `timedOut`.
+        // libcurl re-sends a request whose reused connection was closed before any answer byte; it used to send
+        // the headers there but not the body, and the request waited out its whole timeout (Decision 0307).
         let transport = URLSessionEventTransport(requestTimeout: .seconds(20))
+        let request = try upload(to: server)
+        let started = ContinuousClock.now
 
-        let first = try await transport.send(try upload(to: server))
-        let error = await #expect(throws: URLSessionEventTransportError.self) {
-            try await transport.send(try upload(to: server))
-        }
-        let third = try await transport.send(try upload(to: server))
+        let first = try await transport.send(request)
+        let second = try await transport.send(request)
 
         #expect(first.statusCode == 200)
-        #expect(error != nil && error?.reason != .timedOut)
-        #expect(third.statusCode == 200)
-        #expect(server.requestCount == 3)
+        #expect(second.statusCode == 200)
+        #expect(ContinuousClock.now - started < .seconds(10))
+        // The closed request and its re-send both reached the server, the re-send with every byte of its body.
+        #expect(server.requests.map(\.body) == [request.body, request.body, request.body])
+        #expect(server.acceptedConnectionCount == 2)
     }
 
     @Test("throws timedOut when no answer comes within the request timeout")
@@ -221,26 +226,98 @@ struct URLSessionEventTransportTests {
         #expect(server.requests.first?.body == body)
     }
 
-    @Test("on Linux every upload has a connection of its own (Decision 0306); elsewhere one is kept alive")
-    func connectionPerRequest() async throws {
+    @Test("uploads one after another share one connection, with a plain Content-Length body")
+    func connectionReuse() async throws {
         let server = LoopbackHTTPServer()
         try server.start()
         defer { server.stop() }
         let transport = URLSessionEventTransport()
+        let request = try upload(to: server)
 
-        for _ in 0..<5 {
-            _ = try await transport.send(try upload(to: server))
+        for _ in 0..<20 {
+            _ = try await transport.send(request)
         }
 
-        #expect(server.requestCount == 5)
-        #if canImport(FoundationNetworking)
-        #expect(server.acceptedConnectionCount == 5)
-        #expect(server.requests.allSatisfy { $0.headers["connection"] == "close" })
-        #else
-        // URLSession may open a second connection when the previous one is not back in its pool yet; reuse means
-        // fewer connections than requests.
-        #expect(server.acceptedConnectionCount < 5)
-        #endif
+        #expect(server.requestCount == 20)
+        #expect(server.acceptedConnectionCount == 1)
+        for received in server.requests {
+            #expect(received.body == request.body)
+            #expect(received.value(forHeader: "Content-Length") == "\(request.body.count)")
+            #expect(received.value(forHeader: "Transfer-Encoding") == nil)
+            #expect(received.value(forHeader: "Connection")?.lowercased() != "close")
+        }
+    }
+
+    @Test("a cross-origin 307 on a host-supplied session is the answer: nothing reaches the other origin")
+    func crossOriginRedirectOnAHostSession() async throws {
+        let elsewhere = LoopbackHTTPServer()
+        try elsewhere.start()
+        defer { elsewhere.stop() }
+        let target = try #require(elsewhere.url(path: "/collect")).absoluteString
+        let server = LoopbackHTTPServer(responder: .always(.init(status: 307, headers: ["Location": target])))
+        try server.start()
+        defer { server.stop() }
+        // A session as a host makes one, with no delegate: FoundationNetworking follows redirects on it.
+        let hostSession = URLSession(configuration: .default)
+        defer { hostSession.finishTasksAndInvalidate() }
+
+        let response = try await URLSessionEventTransport(session: hostSession).send(try upload(to: server))
+
+        #expect(response.statusCode == 307)
+        #expect(response.value(forHeader: "Location") == target)
+        #expect(server.requestCount == 1)
+        #expect(elsewhere.requestCount == 0)
+    }
+
+    @Test("a 10 MB answer body is not read: the status comes back after the first 64 KiB")
+    func hugeAnswerBody() async throws {
+        let bodySize = 10_000_000
+        let server = try ScriptedAnswerServer { write in
+            guard write(Array("HTTP/1.1 200 OK\r\nContent-Length: \(bodySize)\r\n\r\n".utf8)) else { return }
+            // 64 KiB every 5 ms: about 0.8 s for the whole body, far longer than the client needs to stop.
+            let piece = [UInt8](repeating: 0x61, count: 64 * 1024)
+            for _ in 0..<(bodySize / piece.count) {
+                guard write(piece) else { return }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
+        let request = BinobanTransportRequest(url: server.url(), headers: [:], body: Data("{}".utf8))
+
+        let response = try await URLSessionEventTransport().send(request)
+
+        #expect(response.statusCode == 200)
+        // The client stopped reading and closed the connection once it had the status: the server's writes
+        // failed long before the end of the body.
+        try await waitUntil { server.finishedAnswerCount == 1 }
+        #expect(server.finishedAnswerCount == 1)
+        #expect(server.bytesWritten < bodySize / 2)
+    }
+
+    @Test("an answer that trickles in byte by byte ends at the whole-request deadline")
+    func tricklingAnswer() async throws {
+        let server = try ScriptedAnswerServer { write in
+            guard write(Array("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n".utf8)) else { return }
+            // One byte every 200 ms keeps the no-progress timeout from ever firing; 30 s at most.
+            for _ in 0..<150 {
+                Thread.sleep(forTimeInterval: 0.2)
+                guard write([0x61]) else { return }
+            }
+        }
+        let request = BinobanTransportRequest(url: server.url(), headers: [:], body: Data("{}".utf8))
+        let transport = URLSessionEventTransport(requestTimeout: .seconds(30), resourceTimeout: .seconds(2))
+        let started = ContinuousClock.now
+
+        let error = await #expect(throws: URLSessionEventTransportError.self) { try await transport.send(request) }
+
+        #expect(error?.reason == .timedOut)
+        #expect(ContinuousClock.now - started < .seconds(15))
+    }
+
+    /// Polls `condition` for up to 10 s; the check that follows reports a failure.
+    private func waitUntil(_ condition: () -> Bool) async throws {
+        for _ in 0..<200 where !condition() {
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     @Test("sends concurrent uploads intact")

@@ -1,0 +1,57 @@
+import BinobanCore
+import BinobanCoreTesting
+import BinobanCoreURLSession
+import Foundation
+import LoopbackHTTP
+import Testing
+
+@Suite("Binoban over kept-alive connections (127.0.0.1)")
+struct ConnectionReuseDeliveryTests {
+    @Test("an ingest that closes every seventh request's connection unanswered: every event arrives, none waits")
+    func hangUpsOnReusedConnections() async throws {
+        let delivered = LockedValue<[String]>([])
+        let requests = LockedValue(0)
+        let server = LoopbackHTTPServer(
+            responder: .handler { request in
+                let index = requests.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                if index % 7 == 0 { return .closeConnectionWithoutAnswer }
+                guard let batch = try? UploadedBatch.decode(request.body) else { return .status(400) }
+                delivered.withLock { $0 += batch.batch.map(\.messageId) }
+                return .ok
+            }
+        )
+        let port = try server.start()
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reuse-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        // The defaults but for the host and the directory: flushAt 20, the default transport timeouts (30 s).
+        var configuration = Configuration(apiKey: "KEY", sourceIdentifier: "reuse")
+        configuration.apiHost = "http://127.0.0.1:\(port)"
+        configuration.transport = URLSessionEventTransport()
+        configuration.storageDirectory = directory
+        let binoban = Binoban.create(configuration: configuration)
+        let started = ContinuousClock.now
+
+        let tracked = 600
+        for index in 0..<tracked { binoban.track(name: "e\(index)", properties: ["i": .int(index)]) }
+        var rounds = 0
+        while binoban.statistics.uploadedEvents < tracked, rounds < 50 {
+            _ = await binoban.flushAndWait()
+            rounds += 1
+        }
+        _ = await binoban.shutdown(gracePeriod: .seconds(5))
+
+        let statistics = binoban.statistics
+        #expect(Set(delivered.withLock { $0 }).count == tracked)
+        #expect(statistics.uploadedEvents == tracked)
+        #expect(statistics.dropped.total == 0)
+        // A request that waited for a body that never came would have cost the 30 s request timeout.
+        #expect(ContinuousClock.now - started < .seconds(20))
+        // Connections are kept: one per hang-up, plus the few that concurrent uploads open.
+        #expect(server.acceptedConnectionCount <= server.requestCount / 7 + 6)
+    }
+}
