@@ -79,7 +79,7 @@ package struct ExchangeCallMachine<Waiter> {
             return [.startTask]
         case (.cancelledBeforeStart, .started(let waiter)):
             state = .finished
-            return [.resume(waiter, .failure(CancellationError()))]
+            return [.stopTask, .resume(waiter, .failure(CancellationError()))]
         case (.notStarted, .callerCancelled):
             state = .cancelledBeforeStart
             return []

@@ -23,6 +23,12 @@ final class ExchangeDelegate: NSObject, URLSessionDataDelegate, Sendable {
         calls.withLock { $0[call.taskIdentifier] = call }
     }
 
+    /// Stops routing to `call`: its caller has been resumed (a task stopped before it started never completes,
+    /// so its completion cannot be relied on to remove it).
+    func unregister(_ call: ExchangeCall) {
+        calls.withLock { $0[call.taskIdentifier] = nil }
+    }
+
     private func call(for task: URLSessionTask) -> ExchangeCall? {
         calls.withLock { $0[task.taskIdentifier] }
     }

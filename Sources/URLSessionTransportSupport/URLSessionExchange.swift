@@ -108,6 +108,7 @@ package final class URLSessionExchange: Sendable {
 
         let call = ExchangeCall(task: session.dataTask(with: request), body: body, timeout: resourceTimeout)
         delegate.register(call)
+        defer { delegate.unregister(call) }
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { waiter in

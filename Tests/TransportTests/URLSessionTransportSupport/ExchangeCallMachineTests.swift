@@ -42,7 +42,7 @@ struct ExchangeCallMachineTests {
     func cancelledBeforeTheWait() {
         var machine = Machine()
         #expect(names(machine.handle(.callerCancelled)).isEmpty)
-        #expect(names(machine.handle(.started("a"))) == ["resume a cancelled"])
+        #expect(names(machine.handle(.started("a"))) == ["stop", "resume a cancelled"])
         #expect(names(machine.handle(.completed(.success(Self.answer)))).isEmpty)
     }
 
