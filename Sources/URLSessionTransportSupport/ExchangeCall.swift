@@ -5,62 +5,69 @@ import SDKCoreCommon
 import FoundationNetworking
 #endif
 
-/// One request in flight through ``URLSessionExchange``: its URLSession task, its body (kept so that a retry
-/// on a fresh connection can send it again), its wall-clock deadline, and its ``ExchangeCallMachine`` under a
-/// lock. It performs the machine's actions and nothing else.
+/// One request in flight through ``URLSessionExchange``: the request, the URLSession task of each attempt, the
+/// wall-clock deadline, and the ``ExchangeCallMachine`` under a lock. It performs the machine's actions and
+/// nothing else.
 final class ExchangeCall: Sendable {
     typealias Waiter = CheckedContinuation<URLSessionExchange.Answer, any Error>
+    private typealias Machine = ExchangeCallMachine<Waiter>
 
-    /// The request's body, handed out again whenever libcurl rewinds the upload (see ``ExchangeDelegate``).
-    let body: Data
-
-    private let task: URLSessionDataTask
-    private let machine: LockedValue<ExchangeCallMachine<Waiter>>
+    private let session: URLSession
+    private let request: URLRequest
+    private let delegate: ExchangeDelegate
+    private let timeout: TimeInterval
+    private let machine = LockedValue(Machine())
+    /// The task of each attempt that has started.
+    private let tasks = LockedValue([Int: URLSessionDataTask]())
     /// The deadline's timer, cancelled when the caller is resumed (`DispatchWorkItem` is not `Sendable`, so it
     /// lives under a lock).
-    private let deadline: LockedValue<DispatchWorkItem?>
+    private let deadline = LockedValue<DispatchWorkItem?>(nil)
 
-    /// Creates the call of `task`; `timeout` seconds after the caller starts waiting the call fails with
-    /// `timedOut`, whatever the task is doing.
-    init(task: URLSessionDataTask, body: Data, timeout: TimeInterval) {
-        self.task = task
-        self.body = body
-        // The deadline's work item holds the machine and the task, not the call; it is cancelled when the caller
-        // is resumed, so a finished request is released at once rather than when its timer would have fired.
-        let machine = LockedValue(ExchangeCallMachine<Waiter>())
-        self.machine = machine
-        let timer = DispatchWorkItem { [weak task] in
-            guard let task else { return }
-            ExchangeCall.perform(machine.withLock { $0.handle(.deadlinePassed) }, task: task, deadline: nil)
-        }
-        deadline = LockedValue(timer)
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
+    /// Creates the call of `request` on `session`, whose delegate is `delegate`; `timeout` seconds after the
+    /// caller starts waiting, the call fails with `timedOut` whatever its tasks are doing.
+    init(session: URLSession, request: URLRequest, delegate: ExchangeDelegate, timeout: TimeInterval) {
+        self.session = session
+        self.request = request
+        self.delegate = delegate
+        self.timeout = timeout
     }
 
-    /// The URLSession task's identifier, the key the session delegate finds the call by.
-    var taskIdentifier: Int { task.taskIdentifier }
+    /// Sends the request and waits for its answer.
+    func answer() async throws -> URLSessionExchange.Answer {
+        // The timer holds the call weakly and is cancelled when the caller is resumed: a finished request is
+        // released at once, not when its timer would have fired.
+        let timer = DispatchWorkItem { [weak self] in self?.handle(.deadlinePassed) }
+        deadline.withLock { $0 = timer }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
+        defer {
+            deadline.withLock { $0?.cancel() }
+            delegate.unregister(tasks.withLock { Array($0.values) })
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { waiter in
+                handle(.started(waiter))
+            }
+        } onCancel: {
+            handle(.callerCancelled)
+        }
+    }
 
     /// Feeds one input to the machine and performs what it returns.
     func handle(_ input: ExchangeCallMachine<Waiter>.Input) {
-        Self.perform(machine.withLock { $0.handle(input) }, task: task, deadline: deadline)
-    }
-
-    private static func perform(
-        _ actions: [ExchangeCallMachine<Waiter>.Action], task: URLSessionDataTask,
-        deadline: LockedValue<DispatchWorkItem?>?
-    ) {
-        for action in actions {
+        for action in machine.withLock({ $0.handle(input) }) {
             switch action {
-            case .startTask:
+            case .startAttempt(let attempt):
+                let task = session.dataTask(with: request)
+                tasks.withLock { $0[attempt] = task }
+                delegate.register(task, of: self, attempt: attempt)
                 task.resume()
-            case .stopTask:
-                task.cancel()
+            case .stopAttempt(let attempt):
+                tasks.withLock { $0[attempt] }?.cancel()
             case .resume(let waiter, let result):
-                deadline?.withLock { $0?.cancel() }
                 waiter.resume(with: result)
-            case .resumeWithTheAnswerSoFar(let waiter):
-                deadline?.withLock { $0?.cancel() }
-                waiter.resume(with: URLSessionExchange.Answer.of(task.response).mapError { $0 })
+            case .resumeWithTheAnswerSoFar(let waiter, let attempt):
+                let response = tasks.withLock { $0[attempt] }?.response
+                waiter.resume(with: URLSessionExchange.Answer.of(response).mapError { $0 })
             }
         }
     }

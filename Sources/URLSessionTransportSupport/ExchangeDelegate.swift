@@ -6,31 +6,32 @@ import FoundationNetworking
 #endif
 
 /// The delegate of every session an ``URLSessionExchange`` sends on: it routes URLSession's reports to the
-/// request they concern.
+/// request and attempt they concern.
 ///
 /// - A redirect is declined: the `3xx` is the answer (a `301`/`302` would turn a `POST` into a bodiless `GET`,
 ///   and a cross-origin `307` would carry the `Authorization` header to another host).
-/// - A body stream is handed out again whenever the upload has to start over. libcurl, under
-///   FoundationNetworking, re-sends a request on a fresh connection when a reused one turns out to be closed
-///   before any answer byte; it then asks for the body from its first byte, and a body that cannot be given
-///   again leaves the request headers-only until it times out (Docs/Decisions/0307).
+/// - A request for the body from its first byte means libcurl is about to re-send the attempt on a fresh
+///   connection, which FoundationNetworking would do without the body (Docs/Decisions/0307): the request starts
+///   over instead.
 /// - The answer's body is counted, never kept.
 final class ExchangeDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private let calls = LockedValue([Int: ExchangeCall]())
+    private let attempts = LockedValue([Int: (call: ExchangeCall, attempt: Int)]())
 
-    /// Routes the reports of `call`'s task to it until it completes.
-    func register(_ call: ExchangeCall) {
-        calls.withLock { $0[call.taskIdentifier] = call }
+    /// Routes the reports of `task`, attempt `attempt` of `call`, to the call.
+    func register(_ task: URLSessionTask, of call: ExchangeCall, attempt: Int) {
+        attempts.withLock { $0[task.taskIdentifier] = (call, attempt) }
     }
 
-    /// Stops routing to `call`: its caller has been resumed (a task stopped before it started never completes,
-    /// so its completion cannot be relied on to remove it).
-    func unregister(_ call: ExchangeCall) {
-        calls.withLock { $0[call.taskIdentifier] = nil }
+    /// Stops routing the reports of `tasks`: their caller has been resumed (a task stopped before it started
+    /// never completes, so its completion cannot be relied on to do this).
+    func unregister(_ tasks: [URLSessionTask]) {
+        attempts.withLock { attempts in
+            for task in tasks { attempts[task.taskIdentifier] = nil }
+        }
     }
 
-    private func call(for task: URLSessionTask) -> ExchangeCall? {
-        calls.withLock { $0[task.taskIdentifier] }
+    private func attempt(of task: URLSessionTask) -> (call: ExchangeCall, attempt: Int)? {
+        attempts.withLock { $0[task.taskIdentifier] }
     }
 
     func urlSession(
@@ -48,19 +49,28 @@ final class ExchangeDelegate: NSObject, URLSessionDataDelegate, Sendable {
         task: URLSessionTask,
         needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
     ) {
-        completionHandler(call(for: task).map { InputStream(data: $0.body) })
+        // A stream would not be taken for a `Data` body (FoundationNetworking traps on it); the attempt is
+        // stopped and the request sent again instead.
+        completionHandler(nil)
+        // This runs inside libcurl's seek callback on the task's own queue, where stopping the task (a `sync` onto
+        // that queue) would deadlock: the request starts over from another queue.
+        if let (call, attempt) = attempt(of: task) {
+            DispatchQueue.global().async { call.handle(.resendRequested(attempt: attempt)) }
+        }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        call(for: dataTask)?.handle(.receivedBody(byteCount: data.count))
+        if let (call, attempt) = attempt(of: dataTask) {
+            call.handle(.receivedBody(attempt: attempt, byteCount: data.count))
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let call = calls.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard let (call, attempt) = attempts.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         if let error {
-            call.handle(.completed(.failure(URLSessionTransportFailure(classifying: error))))
+            call.handle(.completed(attempt: attempt, .failure(URLSessionTransportFailure(classifying: error))))
         } else {
-            call.handle(.completed(URLSessionExchange.Answer.of(task.response).mapError { $0 }))
+            call.handle(.completed(attempt: attempt, URLSessionExchange.Answer.of(task.response)))
         }
     }
 }

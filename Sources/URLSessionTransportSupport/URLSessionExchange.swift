@@ -9,8 +9,8 @@ import FoundationNetworking
 ///
 /// Every request, on every session:
 /// - keeps its connection for the next request (TLS handshakes and the trust store's loading are paid once per
-///   connection, not per request), and can be re-sent whole on a fresh connection when a reused one turns out
-///   to be closed (``ExchangeDelegate``);
+///   connection, not per request), and starts over once on a fresh connection when a kept one turns out to be
+///   closed before any answer byte (``ExchangeCallMachine``);
 /// - is answered by its first answer: a `3xx` is returned as it is, never followed;
 /// - reads at most ``ExchangeCallMachine/answerBodyLimit`` bytes of the answer's body and keeps none of them;
 /// - ends by its wall-clock deadline (`resourceTimeout`) whatever the server does, on Linux too, and at once
@@ -94,29 +94,10 @@ package final class URLSessionExchange: Sendable {
             request.setValue(value, forHTTPHeaderField: name)
         }
         request.httpShouldHandleCookies = false
-        #if canImport(FoundationNetworking)
-        // FoundationNetworking can give libcurl the body again from its first byte only when the body is a
-        // stream (a `Data` body is consumed once). Given as a stream it would be sent chunked; the length and a
-        // blank `Transfer-Encoding` keep it a plain `Content-Length` body: libcurl sends no header whose value is
-        // blank, and a `Transfer-Encoding` it was given turns off its own chunking (Docs/Decisions/0307).
-        request.httpBodyStream = InputStream(data: body)
-        request.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
-        request.setValue(" ", forHTTPHeaderField: "Transfer-Encoding")
-        #else
         request.httpBody = body
-        #endif
-
-        let call = ExchangeCall(task: session.dataTask(with: request), body: body, timeout: resourceTimeout)
-        delegate.register(call)
-        defer { delegate.unregister(call) }
+        let call = ExchangeCall(session: session, request: request, delegate: delegate, timeout: resourceTimeout)
         do {
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { waiter in
-                    call.handle(.started(waiter))
-                }
-            } onCancel: {
-                call.handle(.callerCancelled)
-            }
+            return try await call.answer()
         } catch is CancellationError {
             throw CancellationError()
         } catch let failure as URLSessionTransportFailure {

@@ -144,13 +144,14 @@ struct URLSessionEventTransportTests {
         }
     }
 
-    @Test("a reused connection the server closed unanswered is re-sent whole on a fresh one, without waiting")
+    @Test("a kept connection the server closed unanswered: the request starts over on a fresh one, without waiting")
     func hangUpOnAReusedConnection() async throws {
         let server = LoopbackHTTPServer(responder: .script([.ok, .closeConnectionWithoutAnswer], then: .ok))
         try server.start()
         defer { server.stop() }
-        // libcurl re-sends a request whose reused connection was closed before any answer byte; it used to send
-        // the headers there but not the body, and the request waited out its whole timeout (Decision 0307).
+        // libcurl re-sends a request whose kept connection was closed before any answer byte; under
+        // FoundationNetworking that re-send carried the headers but not the body, and the request waited out its
+        // whole timeout (Decision 0307). The exchange stops such a re-send and sends the request again.
         let transport = URLSessionEventTransport(requestTimeout: .seconds(20))
         let request = try upload(to: server)
         let started = ContinuousClock.now
@@ -161,9 +162,10 @@ struct URLSessionEventTransportTests {
         #expect(first.statusCode == 200)
         #expect(second.statusCode == 200)
         #expect(ContinuousClock.now - started < .seconds(10))
-        // The closed request and its re-send both reached the server, the re-send with every byte of its body.
+        // The closed request and the new attempt both reached the server whole; libcurl's headers-only re-send,
+        // stopped at once, never completed a request.
         #expect(server.requests.map(\.body) == [request.body, request.body, request.body])
-        #expect(server.acceptedConnectionCount == 2)
+        #expect(server.acceptedConnectionCount <= 3)
     }
 
     @Test("throws timedOut when no answer comes within the request timeout")

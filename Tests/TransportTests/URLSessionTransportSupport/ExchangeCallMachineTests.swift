@@ -11,15 +11,15 @@ struct ExchangeCallMachineTests {
     private func names(_ actions: [Machine.Action]) -> [String] {
         actions.map { action in
             switch action {
-            case .startTask: "start"
-            case .stopTask: "stop"
-            case .resumeWithTheAnswerSoFar(let waiter): "answer-so-far \(waiter)"
+            case .startAttempt(let attempt): "start \(attempt)"
+            case .stopAttempt(let attempt): "stop \(attempt)"
+            case .resumeWithTheAnswerSoFar(let waiter, let attempt): "answer-so-far \(waiter) \(attempt)"
             case .resume(let waiter, .success(let answer)): "resume \(waiter) \(answer.statusCode)"
             case .resume(let waiter, .failure(let error)):
                 if error is CancellationError {
                     "resume \(waiter) cancelled"
-                } else if let failure = error as? URLSessionTransportFailure, failure.cause == .urlError(.timedOut) {
-                    "resume \(waiter) timedOut"
+                } else if let failure = error as? URLSessionTransportFailure, case .urlError(let code) = failure.cause {
+                    "resume \(waiter) \(code == .timedOut ? "timedOut" : code == .networkConnectionLost ? "lost" : "\(code)")"
                 } else {
                     "resume \(waiter) \(error)"
                 }
@@ -27,49 +27,70 @@ struct ExchangeCallMachineTests {
         }
     }
 
-    @Test("the task starts when the caller waits, and its answer resumes the caller once")
+    @Test("the first attempt starts when the caller waits, and its answer resumes the caller once")
     func answered() {
         var machine = Machine()
-        #expect(names(machine.handle(.started("a"))) == ["start"])
-        #expect(names(machine.handle(.receivedBody(byteCount: 100))).isEmpty)
-        #expect(names(machine.handle(.completed(.success(Self.answer)))) == ["resume a 202"])
+        #expect(names(machine.handle(.started("a"))) == ["start 1"])
+        #expect(names(machine.handle(.receivedBody(attempt: 1, byteCount: 100))).isEmpty)
+        #expect(names(machine.handle(.completed(attempt: 1, .success(Self.answer)))) == ["resume a 202"])
         #expect(machine.isFinished)
         #expect(names(machine.handle(.deadlinePassed)).isEmpty)
         #expect(names(machine.handle(.callerCancelled)).isEmpty)
     }
 
-    @Test("a cancellation before the wait resumes the caller at once and never starts the task")
+    @Test("a re-send libcurl asks for stops the attempt and starts a new one, once; then the request is lost")
+    func resend() {
+        var machine = Machine()
+        _ = machine.handle(.started("a"))
+        #expect(names(machine.handle(.resendRequested(attempt: 1))) == ["stop 1", "start 2"])
+        // The stopped attempt's last words change nothing.
+        let cancelled = URLSessionTransportFailure(.urlError(.cancelled))
+        #expect(names(machine.handle(.completed(attempt: 1, .failure(cancelled)))).isEmpty)
+        #expect(names(machine.handle(.receivedBody(attempt: 1, byteCount: 1_000_000))).isEmpty)
+        #expect(names(machine.handle(.resendRequested(attempt: 2))) == ["stop 2", "resume a lost"])
+    }
+
+    @Test("the second attempt's answer is the answer")
+    func resendAnswered() {
+        var machine = Machine()
+        _ = machine.handle(.started("a"))
+        _ = machine.handle(.resendRequested(attempt: 1))
+        #expect(names(machine.handle(.completed(attempt: 2, .success(Self.answer)))) == ["resume a 202"])
+    }
+
+    @Test("a cancellation before the wait resumes the caller at once and never starts an attempt")
     func cancelledBeforeTheWait() {
         var machine = Machine()
         #expect(names(machine.handle(.callerCancelled)).isEmpty)
-        #expect(names(machine.handle(.started("a"))) == ["stop", "resume a cancelled"])
-        #expect(names(machine.handle(.completed(.success(Self.answer)))).isEmpty)
+        #expect(names(machine.handle(.started("a"))) == ["resume a cancelled"])
+        #expect(names(machine.handle(.completed(attempt: 1, .success(Self.answer)))).isEmpty)
     }
 
-    @Test("a cancellation while waiting stops the task and resumes the caller; the late completion is ignored")
+    @Test("a cancellation while waiting stops the attempt and resumes the caller; the late completion is ignored")
     func cancelledWhileWaiting() {
         var machine = Machine()
         _ = machine.handle(.started("a"))
-        #expect(names(machine.handle(.callerCancelled)) == ["stop", "resume a cancelled"])
-        #expect(names(machine.handle(.completed(.failure(URLSessionTransportFailure(.urlError(.cancelled)))))).isEmpty)
+        #expect(names(machine.handle(.callerCancelled)) == ["stop 1", "resume a cancelled"])
+        let cancelled = URLSessionTransportFailure(.urlError(.cancelled))
+        #expect(names(machine.handle(.completed(attempt: 1, .failure(cancelled)))).isEmpty)
     }
 
-    @Test("the deadline stops the task and fails the caller with timedOut")
+    @Test("the deadline stops the attempt and fails the caller with timedOut")
     func deadline() {
         var machine = Machine()
         _ = machine.handle(.started("a"))
-        #expect(names(machine.handle(.deadlinePassed)) == ["stop", "resume a timedOut"])
+        #expect(names(machine.handle(.deadlinePassed)) == ["stop 1", "resume a timedOut"])
     }
 
-    @Test("past 64 KiB of answer body the caller gets the answer so far and the task stops")
+    @Test("past 64 KiB of answer body the caller gets the answer so far and the attempt stops")
     func bodyLimit() {
         var machine = Machine()
         _ = machine.handle(.started("a"))
         let limit = Machine.answerBodyLimit
-        #expect(names(machine.handle(.receivedBody(byteCount: limit - 1))).isEmpty)
-        #expect(names(machine.handle(.receivedBody(byteCount: 1))).isEmpty)
-        #expect(names(machine.handle(.receivedBody(byteCount: 1))) == ["stop", "answer-so-far a"])
-        #expect(names(machine.handle(.receivedBody(byteCount: 1))).isEmpty)
+        #expect(names(machine.handle(.receivedBody(attempt: 1, byteCount: limit - 1))).isEmpty)
+        #expect(names(machine.handle(.receivedBody(attempt: 1, byteCount: 1))).isEmpty)
+        #expect(names(machine.handle(.receivedBody(attempt: 1, byteCount: 1))) == ["stop 1", "answer-so-far a 1"])
+        #expect(names(machine.handle(.receivedBody(attempt: 1, byteCount: 1))).isEmpty)
     }
 
     @Test("a second wait on one request resumes both callers instead of leaving either hanging")
@@ -77,7 +98,7 @@ struct ExchangeCallMachineTests {
         var machine = Machine()
         _ = machine.handle(.started("a"))
         let actions = names(machine.handle(.started("b")))
-        #expect(actions.first == "stop")
+        #expect(actions.first == "stop 1")
         #expect(actions.count == 3)
         #expect(names(machine.handle(.started("c"))).count == 1)
     }
