@@ -152,7 +152,8 @@ struct URLSessionEventTransportTests {
         // libcurl re-sends a request whose kept connection was closed before any answer byte; under
         // FoundationNetworking that re-send carried the headers but not the body, and the request waited out its
         // whole timeout (Decision 0307). The exchange stops such a re-send and sends the request again.
-        let transport = URLSessionEventTransport(requestTimeout: .seconds(20))
+        // A request that waited for its body would wait out this timeout: two minutes, far beyond any slow run.
+        let transport = URLSessionEventTransport(requestTimeout: .seconds(120), resourceTimeout: .seconds(300))
         let request = try upload(to: server)
         let started = ContinuousClock.now
 
@@ -161,7 +162,7 @@ struct URLSessionEventTransportTests {
 
         #expect(first.statusCode == 200)
         #expect(second.statusCode == 200)
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(ContinuousClock.now - started < .seconds(60))
         // The closed request and the new attempt both reached the server whole; libcurl's headers-only re-send,
         // stopped at once, never completed a request.
         #expect(server.requests.map(\.body) == [request.body, request.body, request.body])
@@ -299,8 +300,9 @@ struct URLSessionEventTransportTests {
     func tricklingAnswer() async throws {
         let server = try ScriptedAnswerServer { write in
             guard write(Array("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n".utf8)) else { return }
-            // One byte every 200 ms keeps the no-progress timeout from ever firing; 30 s at most.
-            for _ in 0..<150 {
+            // One byte every 200 ms keeps the no-progress timeout from ever firing; 60 s at most, after which the
+            // connection closes with the body incomplete (`connectionLost`, not `timedOut`).
+            for _ in 0..<300 {
                 Thread.sleep(forTimeInterval: 0.2)
                 guard write([0x61]) else { return }
             }
@@ -312,7 +314,7 @@ struct URLSessionEventTransportTests {
         let error = await #expect(throws: URLSessionEventTransportError.self) { try await transport.send(request) }
 
         #expect(error?.reason == .timedOut)
-        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(ContinuousClock.now - started < .seconds(45))
     }
 
     /// Polls `condition` for up to 10 s; the check that follows reports a failure.
