@@ -63,13 +63,16 @@ struct SendOutcome: Sendable {
     /// The last line of every run: the counters, then what became of what was not sent.
     var summary: String {
         let notSent = self.notSent
-        var parts = ["\(counts.read) lines read", "\(counts.accepted) events accepted"]
+        var parts = [
+            Self.count(counts.read, "line", "lines") + " read",
+            Self.count(counts.accepted, "event", "events") + " accepted",
+        ]
         if dryRun {
             parts += ["would send \(statistics.uploadedEvents)", "\(failed) failed", "\(notSent) not printed"]
         } else {
             parts += ["\(statistics.uploadedEvents) sent", "\(failed) failed", "\(notSent) not sent"]
         }
-        parts.append(counts.bad == 1 ? "1 bad line" : "\(counts.bad) bad lines")
+        parts.append(Self.count(counts.bad, "bad line", "bad lines"))
         if counts.skipped > 0 { parts.append("\(counts.skipped) lines skipped (stored by an earlier run)") }
         var text = "sdkcore binoban send: " + parts.joined(separator: ", ")
         if dryRun { text += "; dry run: nothing was sent" }
@@ -87,5 +90,10 @@ struct SendOutcome: Sendable {
             text += "; the same command on the same input continues where this run stopped"
         }
         return text
+    }
+
+    /// `1 line`, `2 lines`, `0 lines`.
+    private static func count(_ number: Int, _ one: String, _ many: String) -> String {
+        "\(number) \(number == 1 ? one : many)"
     }
 }
