@@ -94,6 +94,7 @@ struct BinobanSend {
         }
         defer { ticker.cancel() }
 
+        signals.whenReceived { ledger.stopWaiting() }
         let reading = await feed(input, into: instance, ledger: ledger, resume: resume, signals: signals)
         var ending: SendOutcome.Ending
         var problem: String?
