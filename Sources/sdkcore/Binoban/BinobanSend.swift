@@ -48,7 +48,7 @@ struct BinobanSend {
             do {
                 storage = try BinobanFileEventStorage(directory: url, namespace: namespace)
             } catch {
-                return fail("--storage \(directory): \(error)", Status.storageUnusable)
+                return fail("--storage \(directory): \(SendMessages.text(of: error))", Status.storageUnusable)
             }
             let file = SendCheckpoint(directory: url, namespace: namespace)
             do {
@@ -66,7 +66,15 @@ struct BinobanSend {
             CommandLineTool.printError("sdkcore binoban send: note: \(hint)")
         }
         let signals = SignalWatch()
-        let instance = makeInstance(apiKey: apiKey, source: source, storage: storage, ledger: ledger)
+        let refusal = LockedValue<String?>(nil)
+        let instance = makeInstance(
+            apiKey: apiKey, source: source, storage: storage, ledger: ledger, refusal: refusal)
+        guard instance.isOperational else {
+            let reason = refusal.withLock { $0 } ?? "the configuration was refused"
+            return fail(
+                "cannot send: \(reason); nothing was read or sent\nRun 'sdkcore binoban send --help' for usage.",
+                Status.usage)
+        }
         if let resume {
             progress.clearLine()
             CommandLineTool.printError(
@@ -86,56 +94,47 @@ struct BinobanSend {
         }
         defer { ticker.cancel() }
 
+        signals.whenReceived { ledger.stopWaiting() }
         let reading = await feed(input, into: instance, ledger: ledger, resume: resume, signals: signals)
-        if case .inputChanged(let message) = reading {
-            await instance.shutdown(gracePeriod: .seconds(2))
-            return fail(message, Status.inputChanged)
+        var ending: SendOutcome.Ending
+        var problem: String?
+        switch reading {
+        case .finished: ending = .endOfInput
+        case .stoppedAtBadLine: ending = .stoppedAtBadLine
+        case .inputChanged(let message):
+            ending = .inputChanged
+            problem = message
+        case .unreadable(let message):
+            ending = .unreadable
+            problem = message
         }
-        if case .unreadable(let message) = reading {
-            await instance.shutdown(gracePeriod: .seconds(2))
-            return fail(message, Status.unreadableInput)
+        if ending == .endOfInput || ending == .stoppedAtBadLine, !signals.received {
+            // The final flush; a signal cancels it (the shutdown below then has its short deadline).
+            let flush = Task { await instance.flushAndWait() }
+            signals.whenReceived { flush.cancel() }
+            _ = await flush.value
         }
-        if signals.received {
-            await instance.shutdown(gracePeriod: .seconds(2))
-            ticker.cancel()
-            return fail("interrupted; what was stored stays for the next run", Status.interrupted)
-        }
-        let result = await instance.flushAndWait()
-        // What the ingest did not take is still queued in the storage: counted, so the summary and the exit
-        // status say the same thing.
-        let notSent = instance.statistics.queuedEvents
+        if signals.received { ending = .interrupted }
         await instance.shutdown(gracePeriod: .seconds(2))
         ticker.cancel()
         let counts = ledger.counts
         progress.clearLine()
         if progress.mode != .none { progress.show(counts) }
         if progress.mode == .tty { SendProgress.write("\n") }
-        var status = Status.allSent
-        let failed = counts.rejected + counts.oversize + counts.evicted
-        if failed > 0 || notSent > 0 { status = Status.someFailed }
-        if case .stoppedAtBadLine = reading { status = Status.badLine }
-        if let problem = ledger.checkpointFailure {
-            CommandLineTool.printError("sdkcore binoban send: the progress checkpoint could not be saved: \(problem)")
-            status = max(status, Status.someFailed)
+        if let problem { CommandLineTool.printError("sdkcore binoban send: \(problem)") }
+        if let failure = ledger.checkpointFailure {
+            CommandLineTool.printError("sdkcore binoban send: the progress checkpoint could not be saved: \(failure)")
         }
-        var summary =
-            "sdkcore binoban send: \(counts.read) lines read, \(counts.accepted) events accepted, "
-            + "\(counts.sent) sent, \(failed) failed, \(notSent) not sent, \(counts.bad) bad lines"
-        if counts.skipped > 0 { summary += ", \(counts.skipped) lines skipped (stored by an earlier run)" }
-        if options.dryRun { summary += " (dry run: nothing was sent)" }
-        if notSent > 0 {
-            summary +=
-                options.storage == nil
-                ? "; the ingest did not take every batch and they were lost with this run (use --storage to keep them)"
-                : "; batches the ingest did not take are kept in \(options.storage ?? "") for the next run"
-        }
-        if result.outcome == .paused { summary += "; the instance was disabled" }
-        CommandLineTool.printError(summary)
-        return status
+        let outcome = SendOutcome(
+            ending: ending, counts: counts, statistics: instance.statistics, dryRun: options.dryRun,
+            storage: options.storage, checkpointFailed: ledger.checkpointFailure != nil)
+        CommandLineTool.printError(outcome.summary)
+        return outcome.status
     }
 
     private func makeInstance(
-        apiKey: String, source: String, storage: any BinobanEventStorage, ledger: SendLedger
+        apiKey: String, source: String, storage: any BinobanEventStorage, ledger: SendLedger,
+        refusal: LockedValue<String?>
     ) -> Binoban {
         let options = self.options
         let progress = self.progress
@@ -155,8 +154,13 @@ struct BinobanSend {
             config.uploadMaxRetries = options.maxRetries
             config.wallClock = LineTimestampWallClock()
             config.errorHandler = { error in
+                // A refused configuration is said once, by the tool, with what to do about it.
+                if error.kind == .invalidConfiguration {
+                    refusal.withLock { $0 = $0 ?? error.message }
+                    return
+                }
                 progress.clearLine()
-                CommandLineTool.printError("sdkcore binoban send: \(error)")
+                CommandLineTool.printError("sdkcore binoban send: \(SendMessages.text(of: error))")
             }
         }
     }
@@ -173,32 +177,40 @@ struct BinobanSend {
         _ input: InputLines, into instance: Binoban, ledger: SendLedger, resume: SendCheckpoint.Position?,
         signals: SignalWatch
     ) async -> Reading {
-        var splitter = LineSplitter()
-        var hash = InputHash()
+        var splitter = LineSplitter(maximumLineBytes: SendCommandLimits.maximumLineBytes)
         var number = 0
         let skipThrough = resume?.linesStored ?? 0
-        func handle(_ line: Substring) async -> Reading? {
+        func bad(_ description: String) -> Reading? {
+            ledger.update { $0.bad += 1 }
+            progress.clearLine()
+            CommandLineTool.printError("sdkcore binoban send: line \(number): \(description)")
+            return options.strict ? .stoppedAtBadLine : nil
+        }
+        func handle(_ piece: LineSplitter.Piece) async -> Reading? {
             number += 1
-            hash.add(line: line)
             ledger.update { $0.read += 1 }
             if number <= skipThrough {
                 ledger.update { $0.skipped += 1 }
-                if number == skipThrough, hash.value != resume?.inputHash {
-                    return .inputChanged(changedInputMessage)
+                if number == skipThrough {
+                    guard case .line(_, let hash) = piece, hash == resume?.inputHash else {
+                        return .inputChanged(changedInputMessage)
+                    }
                 }
                 return nil
             }
-            if line.allSatisfy(\.isWhitespace) { return nil }
+            guard case .line(let bytes, let hash) = piece else {
+                return bad(
+                    "longer than the limit of \(SendCommandLimits.maximumLineBytes) bytes; rejected without "
+                        + "reading the rest of it into memory")
+            }
+            if Self.isBlank(bytes) { return nil }
             let parsed: SendLine
             do {
-                parsed = try SendLine.parse(line)
+                parsed = try SendLine.parse(bytes)
             } catch {
-                ledger.update { $0.bad += 1 }
-                progress.clearLine()
-                CommandLineTool.printError("sdkcore binoban send: line \(number): \(error.description)")
-                return options.strict ? .stoppedAtBadLine : nil
+                return bad(error.description)
             }
-            ledger.register(line: number, hashThroughLine: hash.value)
+            ledger.register(line: number, hashThroughLine: hash)
             LineTimestampWallClock.stamping(parsed.timestampMillis) { Self.deliver(parsed, to: instance) }
             await ledger.waitUntilOutstanding(below: SendCommandLimits.maxOutstanding)
             return nil
@@ -208,15 +220,23 @@ struct BinobanSend {
             case .failure(let failure): return .unreadable("\(options.input ?? ""): \(failure.description)")
             case .success(let bytes):
                 ledger.update { $0.bytesRead += bytes.count }
-                for line in splitter.lines(in: bytes) {
+                for piece in splitter.pieces(in: bytes) {
                     if signals.received { return .finished }
-                    if let stop = await handle(line) { return stop }
+                    if let stop = await handle(piece) { return stop }
                 }
             }
         }
         if !signals.received, let last = splitter.finish(), let stop = await handle(last) { return stop }
         if number < skipThrough { return .inputChanged(changedInputMessage) }
         return .finished
+    }
+
+    /// Whether a line holds nothing but white space (such lines are skipped).
+    static func isBlank(_ bytes: [UInt8]) -> Bool {
+        guard bytes.contains(where: { $0 >= 0x80 }) else {
+            return bytes.allSatisfy { $0 == 0x20 || (0x09...0x0D).contains($0) }
+        }
+        return String(decoding: bytes, as: UTF8.self).allSatisfy(\.isWhitespace)
     }
 
     /// A note for a host given without a scheme: where the batches go, and the spelling a plain-HTTP ingest on

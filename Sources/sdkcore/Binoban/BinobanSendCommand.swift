@@ -20,6 +20,9 @@ import Darwin
 enum SendCommandLimits {
     /// At most this many accepted lines wait for the storage (well below the write stage's 1000).
     static let maxOutstanding = 500
+    /// The longest input line, in bytes before its newline: 1 MiB. A longer line is bad, reported as soon as it
+    /// passes the limit; the rest of it is read and discarded, never kept.
+    static let maximumLineBytes = 1 << 20
 }
 
 /// `sdkcore binoban send`: sends JSON lines through the real Binoban pipeline.
@@ -58,7 +61,8 @@ struct BinobanSendCommand: Command {
                        identify: the user identified from now on (blank keeps the current one)
           anonymousId  track/screen only: this event's anonymousId (default: the tool's persisted one)
           timestamp    optional event time: ISO-8601 ("2026-08-02T12:00:00.000Z") or milliseconds since 1970
-        Blank lines are skipped. Any other field, or a wrong type, makes the line bad.
+        Blank lines are skipped. A line that is not a JSON object, has any other field or a wrong type, or is
+        longer than 1 MiB (1048576 bytes) is bad: reported with its number on standard error and skipped.
 
         OPTIONS:
           --api-host HOST    The ingest host. Without a scheme it is reached over https (a note says so); http://
@@ -69,10 +73,11 @@ struct BinobanSendCommand: Command {
           --storage DIR      Keep batches, identity and a progress checkpoint in DIR: an interrupted run (Ctrl-C,
                              SIGTERM, a kill) run again with the same input resumes without losing or duplicating
                              events (see Docs/CLI.md for the exact guarantee). Without it, events live in memory.
-          --dry-run          Print each batch envelope (one JSON line per batch) on standard output; send nothing.
+          --dry-run          Print each batch envelope (one JSON line per batch) on standard output; send nothing
+                             (the summary says "would send N").
           --strict           Stop at the first bad line (exit 2). Otherwise bad lines are reported and skipped.
           --flush-at N       Upload once N events are stored (default 20): a trigger, not a batch size.
-          --max-retries N    Retries of a failing batch (default 3, exponential backoff from 1 s).
+          --max-retries N    Retries of a failing batch in one flush (default 3, exponential backoff from 1 s).
           --progress MODE    auto (default: tty on a terminal, none otherwise), tty, plain or none.
           -h, --help         Show this help.
         Each option may be given once.
@@ -80,16 +85,23 @@ struct BinobanSendCommand: Command {
         PROGRESS (standard error): lines read (and the percentage of the file when its size is known), events
         stored, sent and failed, and the send rate in events per second.
 
-        EXIT STATUS:
-          0   every valid line was sent (bad lines, if any, were reported and skipped)
-          1   some events were not sent: the summary's "failed" (rejected by the server, too large, evicted) or
-              "not sent" (the ingest did not take them; with --storage the next run uploads them) is not 0
-          2   --strict and a bad line (lines before it were sent)
-          64  usage error
+        SUMMARY: the last line on standard error, always printed once reading has begun:
+          N lines read, N events accepted, N sent, N failed, N not sent, N bad lines
+        "failed": lost for good (rejected by the ingest, too large, evicted by the storage bounds); "not sent":
+        not taken by the ingest by the end of the run (kept in DIR with --storage, otherwise lost).
+
+        EXIT STATUS (0 only when every line was valid and every accepted event was sent):
+          0   every line was valid and every accepted event was sent (with --dry-run: printed)
+          1   some accepted events were not sent: "failed" or "not sent" is not 0, or the progress checkpoint
+              could not be saved (1 wins over 2)
+          2   some lines were bad (reported and skipped; with --strict the run stopped at the first one), and
+              every accepted event was sent
+          64  usage error, including an --api-host the pipeline refuses (nothing is read or sent)
           65  --storage holds a checkpoint for a different input
           66  the input cannot be read
           73  the storage directory cannot be used
-          130 interrupted by SIGINT or SIGTERM (stored events stay in DIR for the next run)
+          130 interrupted by SIGINT or SIGTERM, while reading or during the final flush (a second signal ends
+              the process at once); the summary says what was not sent and, with --storage, that it is kept
 
         EXAMPLES:
           BINOBAN_API_KEY=KEY sdkcore binoban send --api-host api.binoban.io --source web events.jsonl
@@ -106,6 +118,6 @@ struct BinobanSendCommand: Command {
             return Status.usage
         }
         guard let progress = SendProgress.resolve(options.progress) else { return Status.usage }
-        return await BinobanSend(options: options, progress: SendProgress(mode: progress)).run()
+        return await BinobanSend(options: options, progress: SendProgress(mode: progress, dryRun: options.dryRun)).run()
     }
 }

@@ -8,7 +8,7 @@ import Musl
 import Darwin
 #endif
 
-/// Reads a file or standard input chunk by chunk off the cooperative thread pool, and splits it into lines.
+/// Reads a file or standard input chunk by chunk off the cooperative thread pool (``LineSplitter`` splits it).
 final class InputLines: Sendable {
     /// Why the input cannot be read.
     struct Failure: Error, CustomStringConvertible {
@@ -82,35 +82,5 @@ final class InputLines: Sendable {
         case EACCES: return "permission denied"
         default: return "cannot be read (errno \(code))"
         }
-    }
-}
-
-/// Splits bytes into lines (`\n`, with a trailing `\r` removed), keeping an unfinished last line for later.
-struct LineSplitter: Sendable {
-    private var carry: [UInt8] = []
-
-    /// The complete lines in `carry + chunk`.
-    mutating func lines(in chunk: [UInt8]) -> [Substring] {
-        carry.append(contentsOf: chunk)
-        var lines: [Substring] = []
-        var start = 0
-        for index in carry.indices where carry[index] == 0x0A {
-            lines.append(Self.text(carry[start..<index]))
-            start = index + 1
-        }
-        carry.removeFirst(start)
-        return lines
-    }
-
-    /// The last line when the input does not end with a newline.
-    mutating func finish() -> Substring? {
-        defer { carry = [] }
-        return carry.isEmpty ? nil : Self.text(carry[...])
-    }
-
-    private static func text(_ bytes: ArraySlice<UInt8>) -> Substring {
-        var slice = bytes
-        if slice.last == 0x0D { slice = slice.dropLast() }
-        return Substring(String(decoding: slice, as: UTF8.self))
     }
 }

@@ -42,6 +42,8 @@ final class SendLedger: Sendable {
         var counts = Counts()
         var checkpointFailure: String?
         var waiters: [(limit: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Set by ``stopWaiting()``: waits return at once.
+        var stopped = false
 
         var outstanding: Int { pending.count - pendingStart }
     }
@@ -108,11 +110,23 @@ final class SendLedger: Sendable {
         for continuation in ready { continuation.resume() }
     }
 
-    /// Returns once fewer than `limit` registered lines wait for the storage.
+    /// Ends every wait of ``waitUntilOutstanding(below:)``, now and later: the sender stops on a signal even
+    /// when the storage does not confirm.
+    func stopWaiting() {
+        let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.stopped = true
+            defer { state.waiters = [] }
+            return state.waiters.map(\.continuation)
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    /// Returns once fewer than `limit` registered lines wait for the storage, or once ``stopWaiting()`` was
+    /// called.
     func waitUntilOutstanding(below limit: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state -> Bool in
-                if state.outstanding < limit { return true }
+                if state.stopped || state.outstanding < limit { return true }
                 state.waiters.append((limit, continuation))
                 return false
             }

@@ -35,25 +35,31 @@ struct SendLine: Sendable, Hashable {
         "type", "name", "event", "properties", "traits", "userId", "anonymousId", "timestamp",
     ]
 
-    /// Parses one line of text (already known to be non-blank).
-    static func parse(_ text: Substring) throws(Problem) -> SendLine {
+    /// Parses one line (its bytes without the newline; already known to be non-blank). The problems name fields
+    /// and the kind of value found, never the value.
+    static func parse(_ bytes: [UInt8]) throws(Problem) -> SendLine {
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: String(text), limits: JSONParsingLimits(maximumBytes: 1 << 20))
+            value = try JSONValue(
+                parsing: Data(bytes), limits: JSONParsingLimits(maximumBytes: SendCommandLimits.maximumLineBytes))
         } catch {
-            throw Problem(description: "not valid JSON")
+            throw Problem(description: syntaxProblem(error, in: bytes))
         }
-        guard let object = value.objectValue else { throw Problem(description: "a line must be a JSON object") }
+        guard let object = value.objectValue else {
+            throw Problem(description: "a line must be a JSON object, found \(kindName(of: value))")
+        }
         if let unknown = object.keys.filter({ !allowedFields.contains($0) }).sorted().first {
             throw Problem(
-                description: "unknown field \"\(unknown)\" (allowed: \(allowedFields.sorted().joined(separator: ", ")))"
+                description:
+                    "unknown field \(fieldName(unknown)) (allowed: \(allowedFields.sorted().joined(separator: ", ")))"
             )
         }
         guard let typeValue = object["type"] else {
             throw Problem(description: "type: is required (track, identify or screen)")
         }
         guard let typeName = typeValue.stringValue, let kind = Kind(rawValue: typeName) else {
-            throw Problem(description: "type: expected \"track\", \"identify\" or \"screen\", found \(typeValue)")
+            let found = typeValue.stringValue == nil ? kindName(of: typeValue) : "a different string"
+            throw Problem(description: "type: expected \"track\", \"identify\" or \"screen\", found \(found)")
         }
         var line = SendLine(kind: kind, name: "", payload: [:])
         line.userId = try optionalString(object, "userId")
@@ -92,14 +98,16 @@ struct SendLine: Sendable, Hashable {
     private static func optionalString(_ object: [String: JSONValue], _ key: String) throws(Problem) -> String? {
         guard let value = object[key], !value.isNull else { return nil }
         guard let string = value.stringValue else {
-            throw Problem(description: "\(key): expected a string, found \(value)")
+            throw Problem(description: "\(key): expected a string, found \(kindName(of: value))")
         }
         return string
     }
 
     private static func payloadObject(_ object: [String: JSONValue], _ key: String) throws(Problem) -> JSONValue {
         guard let value = object[key], !value.isNull else { return [:] }
-        guard value.objectValue != nil else { throw Problem(description: "\(key): expected an object, found \(value)") }
+        guard value.objectValue != nil else {
+            throw Problem(description: "\(key): expected an object, found \(kindName(of: value))")
+        }
         return value
     }
 
@@ -119,6 +127,45 @@ struct SendLine: Sendable, Hashable {
         }
         throw Problem(
             description: "timestamp: expected an ISO-8601 time such as \"2026-08-02T12:00:00.000Z\" or whole "
-                + "milliseconds since 1970, found \(value)")
+                + "milliseconds since 1970, found \(kindName(of: value))")
+    }
+
+    /// The kind of `value` in words (`a string`, `an object`), for a problem that must not repeat the value.
+    static func kindName(of value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .int(let number): return number < 0 ? "a negative number" : "a number"
+        case .double: return "a number with a fraction"
+        case .string(let text): return text.isEmpty ? "an empty string" : "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    /// An unknown member name, quoted when it looks like a field name (ASCII letters, digits, `_`, `-`, at most
+    /// 40); anything else may be data put where a field belongs, so only its length is given.
+    static func fieldName(_ name: String) -> String {
+        let looksLikeAField =
+            !name.isEmpty && name.utf8.count <= 40
+            && name.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            }
+        return looksLikeAField ? "\"\(name)\"" : "(a name of \(name.count) characters, not shown)"
+    }
+
+    /// `not valid JSON at column C: why` (with the byte when it differs from the column), from the parser's
+    /// offset into `bytes`.
+    static func syntaxProblem(_ error: JSONParsingError, in bytes: [UInt8]) -> String {
+        let offset = min(max(0, error.offset), bytes.count)
+        let column = bytes[..<offset].reduce(1) { count, byte in byte & 0xC0 == 0x80 ? count : count + 1 }
+        var place = "column \(column)"
+        if column != offset + 1 { place += " (byte \(offset + 1))" }
+        switch error.reason {
+        case .tooDeep: return "not accepted: \(error.message) at \(place)"
+        case .tooLarge: return "longer than the limit of \(SendCommandLimits.maximumLineBytes) bytes"
+        default: return "not valid JSON at \(place): \(error.message)"
+        }
     }
 }

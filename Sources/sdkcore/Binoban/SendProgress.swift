@@ -19,6 +19,8 @@ struct SendProgress: Sendable {
     }
 
     let mode: Mode
+    /// Whether the run is a `--dry-run`: the line then says "would send".
+    var dryRun = false
     let started = ContinuousClock.now
 
     /// `mode`, or for `auto` the terminal check of standard error.
@@ -30,11 +32,11 @@ struct SendProgress: Sendable {
     /// `read 120 (42 %) · stored 118 · sent 100 · failed 0 · 850 events/s`; the percentage of the input read
     /// appears when its size is known (a file, not a pipe).
     func line(_ counts: SendLedger.Counts) -> String {
-        Self.line(counts, elapsed: started.duration(to: .now))
+        Self.line(counts, elapsed: started.duration(to: .now), dryRun: dryRun)
     }
 
     /// The progress line for `counts` after `elapsed`: the rate is events sent per second of the run.
-    static func line(_ counts: SendLedger.Counts, elapsed: Duration) -> String {
+    static func line(_ counts: SendLedger.Counts, elapsed: Duration, dryRun: Bool = false) -> String {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let rate = seconds > 0 ? Int((Double(counts.sent) / seconds).rounded()) : 0
         let failed = counts.rejected + counts.oversize + counts.evicted
@@ -43,7 +45,8 @@ struct SendProgress: Sendable {
             let percent = total > 0 ? min(100, counts.bytesRead * 100 / total) : 100
             read += " (\(percent) %)"
         }
-        return read + " · stored \(counts.stored) · sent \(counts.sent) · failed \(failed)"
+        let sent = dryRun ? "would send \(counts.sent)" : "sent \(counts.sent)"
+        return read + " · stored \(counts.stored) · \(sent) · failed \(failed)"
             + (counts.bad > 0 ? " · bad \(counts.bad)" : "") + " · \(rate) events/s"
     }
 

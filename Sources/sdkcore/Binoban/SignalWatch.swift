@@ -9,10 +9,16 @@ import Musl
 import Darwin
 #endif
 
-/// Turns the first SIGINT or SIGTERM into a flag the sender checks between lines (it then stops reading and
-/// shuts down with a short deadline); a second signal ends the process at once with the default action.
+/// Turns the first SIGINT or SIGTERM into a flag the sender checks between lines, and into the actions given to
+/// ``whenReceived(_:)`` (the final flush is cancelled by one); the sender then stops and shuts down with a short
+/// deadline. A second signal ends the process at once with the default action.
 final class SignalWatch: Sendable {
-    private let flag = LockedValue(false)
+    private struct State {
+        var received = false
+        var actions: [@Sendable () -> Void] = []
+    }
+
+    private let state = LockedValue(State())
     private let sources: LockedValue<[any DispatchSourceSignal]> = LockedValue([])
     private let queue = DispatchQueue(label: "sdkcore.binoban.send.signals")
 
@@ -22,10 +28,16 @@ final class SignalWatch: Sendable {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [flag] in
-                flag.withLock { $0 = true }
+            source.setEventHandler { [state] in
                 signal(SIGINT, SIG_DFL)
                 signal(SIGTERM, SIG_DFL)
+                let actions = state.withLock { state -> [@Sendable () -> Void] in
+                    guard !state.received else { return [] }
+                    state.received = true
+                    defer { state.actions = [] }
+                    return state.actions
+                }
+                for action in actions { action() }
             }
             source.resume()
             installed.append(source)
@@ -34,5 +46,15 @@ final class SignalWatch: Sendable {
     }
 
     /// Whether a signal arrived.
-    var received: Bool { flag.withLock { $0 } }
+    var received: Bool { state.withLock { $0.received } }
+
+    /// Runs `action` once when the first signal arrives, or now when it already has.
+    func whenReceived(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            if state.received { return true }
+            state.actions.append(action)
+            return false
+        }
+        if now { action() }
+    }
 }

@@ -1,0 +1,40 @@
+import BinobanCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The words `sdkcore binoban send` prints for errors that come from the libraries: the explanation, never a
+/// type name, an error domain dump or a kind identifier.
+enum SendMessages {
+    /// An instance's report: its value-free message, `warning:` first for a warning, and how many events it is
+    /// about.
+    static func text(of report: BinobanError) -> String {
+        var notes: [String] = []
+        if report.eventCount > 0 { notes.append(report.eventCount == 1 ? "1 event" : "\(report.eventCount) events") }
+        if report.suppressedCount > 0 {
+            notes.append(
+                report.suppressedCount == 1
+                    ? "1 similar report folded in" : "\(report.suppressedCount) similar reports folded in")
+        }
+        var text = report.severity == .warning ? "warning: \(report.message)" : report.message
+        if !notes.isEmpty { text += " (\(notes.joined(separator: ", ")))" }
+        return text
+    }
+
+    /// A storage error: its message and the system's reason, without the type name and code.
+    static func text(of failure: BinobanFileStorageError) -> String {
+        guard let number = failure.systemErrorNumber else { return failure.message }
+        return "\(failure.message): \(systemReason(number))"
+    }
+
+    /// The C library's text for `errno` `number`, such as `Permission denied`.
+    static func systemReason(_ number: Int32) -> String {
+        guard let text = strerror(number) else { return "system error \(number)" }
+        return String(cString: text)
+    }
+}

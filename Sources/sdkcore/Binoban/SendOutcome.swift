@@ -1,0 +1,99 @@
+import BinobanCore
+
+/// What one run of `sdkcore binoban send` did, from which its exit status and its summary line follow.
+///
+/// The status is 0 only when every line was valid and every accepted event was sent (printed, with
+/// `--dry-run`): nothing failed for good, nothing is left unsent, and every accepted line reached the storage
+/// (Docs/Decisions/0535).
+struct SendOutcome: Sendable {
+    typealias Status = BinobanSendCommand.Status
+
+    /// How the run ended.
+    enum Ending: Sendable, Equatable {
+        /// The whole input was read and the final flush returned.
+        case endOfInput
+        /// `--strict` stopped at a bad line.
+        case stoppedAtBadLine
+        /// A SIGINT or SIGTERM stopped reading or the final flush.
+        case interrupted
+        /// The input is not the one the checkpoint was written for.
+        case inputChanged
+        /// Reading the input failed.
+        case unreadable
+    }
+
+    var ending: Ending
+    /// The tool's own counters (lines, and what the storage confirmed).
+    var counts: SendLedger.Counts
+    /// The instance's statistics after its shutdown.
+    var statistics: BinobanStatistics
+    var dryRun: Bool
+    /// `--storage`, if given.
+    var storage: String?
+    /// Whether a checkpoint write failed (the next run may send lines again).
+    var checkpointFailed: Bool
+
+    /// Events lost for good: rejected by the ingest, too large, evicted or refused by the storage bounds.
+    var failed: Int { statistics.dropped.total }
+
+    /// Events accepted (by this run or, for leftovers, an earlier one) that the ingest did not take and that are
+    /// not counted as failed: those still in the storage, plus any the counts cannot place.
+    var notSent: Int {
+        let drops = statistics.dropped
+        // Accepted lines that never reached the storage and are not counted as dropped before it.
+        let beforeStorage = drops.paused + drops.writeStageOverflow + drops.storageFull + drops.storageFailure
+        let unstored = max(0, counts.accepted - counts.stored - counts.oversize - beforeStorage)
+        // Stored events neither uploaded nor dropped from the storage, whatever the queue estimate says.
+        let unsent = max(0, counts.stored - statistics.uploadedEvents - drops.rejected - drops.storageEviction)
+        return max(statistics.queuedEvents, unsent) + unstored
+    }
+
+    /// The exit status (the table in Docs/CLI.md and `--help`).
+    var status: Int32 {
+        switch ending {
+        case .interrupted: return Status.interrupted
+        case .inputChanged: return Status.inputChanged
+        case .unreadable: return Status.unreadableInput
+        case .endOfInput, .stoppedAtBadLine:
+            if failed > 0 || notSent > 0 || checkpointFailed { return Status.someFailed }
+            return counts.bad > 0 ? Status.badLine : Status.allSent
+        }
+    }
+
+    /// The last line of every run: the counters, then what became of what was not sent.
+    var summary: String {
+        let notSent = self.notSent
+        var parts = [
+            Self.count(counts.read, "line", "lines") + " read",
+            Self.count(counts.accepted, "event", "events") + " accepted",
+        ]
+        if dryRun {
+            parts += ["would send \(statistics.uploadedEvents)", "\(failed) failed", "\(notSent) not printed"]
+        } else {
+            parts += ["\(statistics.uploadedEvents) sent", "\(failed) failed", "\(notSent) not sent"]
+        }
+        parts.append(Self.count(counts.bad, "bad line", "bad lines"))
+        if counts.skipped > 0 { parts.append("\(counts.skipped) lines skipped (stored by an earlier run)") }
+        var text = "sdkcore binoban send: " + parts.joined(separator: ", ")
+        if dryRun { text += "; dry run: nothing was sent" }
+        if ending == .interrupted { text += "; interrupted by a signal" }
+        if ending == .stoppedAtBadLine { text += "; stopped at the first bad line (--strict)" }
+        if notSent > 0, !dryRun {
+            let events = notSent == 1 ? "the event not sent is" : "the \(notSent) events not sent are"
+            if let storage {
+                text += "; \(events) kept in \(storage) for the next run"
+            } else {
+                text += "; \(events) lost with this run (use --storage to keep them)"
+            }
+        }
+        if ending == .interrupted, storage != nil, !checkpointFailed {
+            text += "; the same command on the same input continues where this run stopped"
+        }
+        return text
+    }
+
+    /// `1 line`, `2 lines`, `0 lines`.
+    private static func count(_ number: Int, _ one: String, _ many: String) -> String {
+        "\(number) \(number == 1 ? one : many)"
+    }
+}
