@@ -38,6 +38,13 @@ public final class FalconClient: Sendable {
 
     /// Stores the API key and configuration for executions started from now on.
     public func initSdk(apiKey: String, config: FalconConfig = FalconConfig()) {
+        if FalconWebviewURLBuilder.webviewBase(config.baseURL.absoluteString) == nil {
+            log(
+                .warning, nil,
+                "baseURL is refused: it must be https:// (http:// only for 127.0.0.1, localhost or [::1], since the"
+                    + " webview URL carries the API key), with a host and without a query or fragment; every"
+                    + " execute fails with urlConstructionFailed")
+        }
         state.withLock {
             $0.apiKey = apiKey
             $0.config = config
