@@ -19,6 +19,9 @@ struct FalconCleartextBaseURLTests {
         let warnings = rig.logs.records.filter { $0.level == .warning }
         #expect(warnings.count == 1)
         #expect(warnings.first?.message.hasPrefix("baseURL is refused: it must be https://") == true)
+        // The record names the line that wrote it, not the logging helper.
+        #expect(warnings.first?.file == "FalconCore/FalconClient.swift")
+        #expect(warnings.first?.function == "initSdk(apiKey:config:)")
         #expect(!rig.logs.records.contains { $0.message.contains("fk_test_1") })
 
         let renderer = rig.renderer([])

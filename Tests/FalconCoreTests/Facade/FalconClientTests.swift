@@ -492,6 +492,8 @@ struct FalconClientTests {
         #expect(rejections.first?.message.contains("tooDeep") == true)
         #expect(rejections.last?.message.contains("tooLarge") == true)
         #expect(!rig.logs.records.contains { $0.message.contains("secret") })
+        #expect(rejections.allSatisfy { $0.file == "FalconCore/FalconExecutionReporter.swift" })
+        #expect(rejections.allSatisfy { $0.function == "bridgeMessage(_:)" })
     }
 
     @Test func concurrentExecutesAndReportsFromManyThreads() async {
