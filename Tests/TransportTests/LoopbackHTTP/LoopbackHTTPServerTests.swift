@@ -440,13 +440,17 @@ struct LoopbackHTTPServerTests {
     @Test("closes half-sent heads after the idle timeout with 408, then serves a fifth client")
     func idleTimeoutFreesSlots() throws {
         var configuration = LoopbackHTTPServer.Configuration(maxConnections: 4)
-        configuration.idleTimeout = .milliseconds(200)
+        // Long enough that each half head is surely read before it passes, even on a loaded machine.
+        configuration.idleTimeout = .seconds(1)
         let server = LoopbackHTTPServer(configuration: configuration)
         let port = try server.start()
         defer { server.stop() }
 
-        var stalled = try (0..<4).map { _ in try RawHTTPClient(port: port) }
-        for client in stalled { try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-") }
+        var stalled = try (0..<4).map { _ in
+            let client = try RawHTTPClient(port: port)
+            try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-")
+            return client
+        }
         for client in stalled {
             let answer = try client.readAnswer()
             #expect(answer.status == 408)
@@ -466,7 +470,7 @@ struct LoopbackHTTPServerTests {
     @Test("a body that stops arriving gets 408; an idle keep-alive connection is closed without an answer")
     func idleTimeoutInsideABodyAndBetweenRequests() throws {
         var configuration = LoopbackHTTPServer.Configuration()
-        configuration.idleTimeout = .milliseconds(200)
+        configuration.idleTimeout = .seconds(1)
         let server = LoopbackHTTPServer(configuration: configuration)
         let port = try server.start()
         defer { server.stop() }
