@@ -94,10 +94,11 @@ struct BinobanReadmeSnippetTests {
         binoban.identify(userId: "user_123", traits: ["email": "test@example.com"])
         binoban.track(name: "purchase", properties: ["item": "shoes", "price": "49.99"])
         let result = await binoban.flushAndWait()
+        // Read before the shutdown: the flush returned only once the earlier run's event was sent too.
+        let uploaded = try ingest.uploadedEvents()
         await binoban.shutdown(gracePeriod: .seconds(5))
 
         #expect(result.outcome == .completed)
-        let uploaded = try ingest.uploadedEvents()
         #expect(uploaded.map(\.type) == ["track", "identify", "track"])
         #expect(uploaded.map(\.event) == ["earlier_run", nil, "purchase"])
         // Uploaded by the start's own pass or by the flush: either way, before the flush returned.
