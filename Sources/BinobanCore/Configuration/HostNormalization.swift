@@ -8,8 +8,6 @@ enum HostNormalization {
         var problem: String?
     }
 
-    private static let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "[::1]"]
-
     static func normalize(_ raw: String) -> Result {
         var host = raw.trimmingWhitespace()
         var adjustments: [String] = []
@@ -24,7 +22,7 @@ enum HostNormalization {
         } else if lowered.hasPrefix("http://") {
             host = String(host.dropFirst("http://".count))
             let authority = host.split(separator: "/", maxSplits: 1).first.map(String.init) ?? host
-            if loopbackHosts.contains(authorityHost(authority).lowercased()) {
+            if LoopbackHost.contains(authority: Substring(authority)) {
                 scheme = "http"
                 adjustments.append("apiHost uses plain HTTP; allowed only because the host is loopback")
             } else {
@@ -56,14 +54,6 @@ enum HostNormalization {
             }
         }
         return Result(scheme: scheme, host: host, adjustments: adjustments, problem: nil)
-    }
-
-    /// The host part of `authority` without the port.
-    private static func authorityHost(_ authority: String) -> String {
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            return String(authority[...close])
-        }
-        return authority.split(separator: ":", maxSplits: 1).first.map(String.init) ?? authority
     }
 
     private static func isValidAuthority(_ authority: String) -> Bool {

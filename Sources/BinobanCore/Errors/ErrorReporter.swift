@@ -10,6 +10,16 @@ final class ErrorReporter: Sendable {
     private let elapsed: @Sendable () -> Duration
     private let limiter: LockedValue<ErrorReportLimiter>
     private let onceReported = LockedValue(Set<BinobanError.Kind>())
+    /// Where each kind was last reported: the file, function and line of its log records (a summary of
+    /// suppressed reports names the last of them).
+    private let origins = LockedValue([BinobanError.Kind: Origin]())
+
+    /// The place in BinobanCore that reported a problem.
+    struct Origin: Sendable, Equatable {
+        var file: String
+        var function: String
+        var line: UInt
+    }
 
     /// Where ``Binoban/debugLogsEnabled`` writes: standard output, every level (the seed's "verbose console
     /// logging").
@@ -31,15 +41,22 @@ final class ErrorReporter: Sendable {
 
     /// Reports `kind` with `message` about `eventCount` events, unless a report of the same kind went out within
     /// the window; a suppressed report's counts reach the host in a later summary.
-    func report(_ kind: BinobanError.Kind, _ message: String, eventCount: Int = 0) {
+    ///
+    /// `file`, `function` and `line` default to the caller's: the log record names the place that reported.
+    func report(
+        _ kind: BinobanError.Kind, _ message: String, eventCount: Int = 0, file: String = #fileID,
+        function: String = #function, line: UInt = #line
+    ) {
         if Self.oncePerInstance.contains(kind) {
             // Reported once for the instance's life (a missing transport: at creation, with the fix).
             guard onceReported.withLock({ $0.insert(kind).inserted }) else { return }
         }
+        let origin = Origin(file: file, function: function, line: line)
+        origins.withLock { $0[kind] = origin }
         let now = elapsed()
         let error = BinobanError(kind: kind, message: message, eventCount: eventCount)
         guard let delivered = limiter.withLock({ $0.admit(error, at: now) }) else { return }
-        deliver(delivered)
+        deliver(delivered, from: origin)
     }
 
     /// The `elapsed` time at which ``deliverDue()`` has a summary to deliver, or `nil` when nothing is pending.
@@ -56,17 +73,22 @@ final class ErrorReporter: Sendable {
     /// Delivers the summaries of every kind whose window has ended by now (read from `elapsed`).
     func deliverDue() {
         let now = elapsed()
-        for summary in limiter.withLock({ $0.handleDeadline(at: now) }) { deliver(summary) }
+        for summary in limiter.withLock({ $0.handleDeadline(at: now) }) { deliver(summary, from: origin(of: summary)) }
     }
 
     /// Delivers every pending summary now, windows ended or not; for shutdown.
     func deliverPending() {
-        for summary in limiter.withLock({ $0.drainPending() }) { deliver(summary) }
+        for summary in limiter.withLock({ $0.drainPending() }) { deliver(summary, from: origin(of: summary)) }
     }
 
-    private func deliver(_ error: BinobanError) {
+    /// Where the last report of the summary's kind came from (a summary follows at least one report).
+    private func origin(of summary: BinobanError) -> Origin {
+        origins.withLock { $0[summary.kind] } ?? Origin(file: #fileID, function: #function, line: #line)
+    }
+
+    private func deliver(_ error: BinobanError, from origin: Origin) {
         if logHandler != nil || Binoban.debugLogsEnabled {
-            let record = error.logRecord
+            let record = error.logRecord(file: origin.file, function: origin.function, line: origin.line)
             logHandler?.log(record)
             if Binoban.debugLogsEnabled { Self.console.log(record) }
         }

@@ -20,8 +20,11 @@ enum PipelineAction: Sendable, Equatable {
     case saveIdentity(IdentityState)
     /// Resume an awaiting caller.
     case resume(UInt64, BinobanFlushResult)
-    /// Report a problem to the host, with the number of events it concerns.
-    case report(BinobanError.Kind, String, eventCount: Int)
+    /// Report a problem to the host, with the number of events it concerns. `file`, `function` and `line` are
+    /// where the machine decided to report (filled in by the defaults), for the log record.
+    case report(
+        BinobanError.Kind, String, eventCount: Int, file: String = #fileID, function: String = #function,
+        line: UInt = #line)
     /// Cancel the requests in flight (the shutdown deadline passed).
     case cancelUploads
     /// The pipeline has stopped: nothing more will be asked.

@@ -127,8 +127,8 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             io { _ in await PipelineCalls.save(identity, to: store) }
         case .resume(let id, let result):
             parts.waiters.resume(id, with: result)
-        case .report(let kind, let message, let eventCount):
-            parts.reporter.report(kind, message, eventCount: eventCount)
+        case .report(let kind, let message, let eventCount, let file, let function, let line):
+            parts.reporter.report(kind, message, eventCount: eventCount, file: file, function: function, line: line)
         case .cancelUploads:
             for task in uploads.values { task.cancel() }
         case .finish:

@@ -27,9 +27,9 @@ public struct FalconResolvedAttributes: Sendable, Hashable {
         self.droppedUserValueCount = droppedUserValueCount
     }
 
-    /// `view` capped at 128 characters, as sent in diagnostics and beacons.
+    /// `view` capped at 128 characters (and 8 KiB of UTF-8), as sent in diagnostics and beacons.
     public var diagnosticPlacement: String? { FalconIdentifier.capped(view) }
-    /// `layoutId` capped at 128 characters, as sent in diagnostics and beacons.
+    /// `layoutId` capped at 128 characters (and 8 KiB of UTF-8), as sent in diagnostics and beacons.
     public var diagnosticLayoutId: String? { FalconIdentifier.capped(layoutId) }
 }
 

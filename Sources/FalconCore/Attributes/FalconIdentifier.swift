@@ -39,13 +39,46 @@ enum FalconIdentifier: Sendable {
         byte < 0x80 && byte != 0x20 && !(0x09...0x0D).contains(byte)
     }
 
-    /// The first 128 grapheme clusters of `text`.
+    /// The diagnostics byte ceiling for `placement` and `layoutId`, in UTF-8 bytes: 64 bytes per character of
+    /// the cap, above the longest real grapheme cluster (an emoji ZWJ sequence with skin tones is 35 bytes),
+    /// so only a cluster loaded with hundreds of combining marks reaches it.
+    static let diagnosticsByteCeiling = 8 * 1024
+
+    /// The first 128 grapheme clusters of `text`, within ``diagnosticsByteCeiling`` bytes of UTF-8.
+    ///
+    /// When 128 clusters take more bytes than the ceiling, the value keeps as many whole clusters as fit; when
+    /// not even the first one fits, it keeps the Unicode scalars of that cluster that fit. The walk never looks
+    /// past the ceiling, so its cost does not grow with the length of `text`.
     static func capped(_ text: String?) -> String? {
         guard let text else { return nil }
         // A cluster is at least one byte: 128 bytes or fewer cannot exceed the cap (and need no count).
         guard text.utf8.count > diagnosticsCap else { return text }
-        guard text.count > diagnosticsCap else { return text }
-        return String(text.prefix(diagnosticsCap))
+        let utf8 = text.utf8
+        let windowEnd: String.Index
+        if utf8.count <= diagnosticsByteCeiling {
+            windowEnd = text.endIndex
+        } else {
+            // The ceiling, moved back to the start of a scalar (at most three continuation bytes).
+            var cut = utf8.index(utf8.startIndex, offsetBy: diagnosticsByteCeiling)
+            while utf8[cut] & 0xC0 == 0x80 { cut = utf8.index(before: cut) }
+            windowEnd = cut
+        }
+        let window = text[..<windowEnd]
+        var end = window.startIndex
+        var kept = 0
+        var previousEnd = end
+        while kept < diagnosticsCap, end < window.endIndex {
+            previousEnd = end
+            end = window.index(after: end)
+            kept += 1
+        }
+        if windowEnd == text.endIndex || end < window.endIndex {
+            // Every boundary before the window's end is a boundary of `text` as well.
+            return end == text.endIndex ? text : String(window[..<end])
+        }
+        // The last cluster reaches the cut and may continue past it: keep the clusters before it.
+        if kept > 1 { return String(window[..<previousEnd]) }
+        return String(window)
     }
 
     /// Splits `text` at the first `://` into scheme and the rest, or `nil` when there is none.

@@ -13,16 +13,17 @@ public struct FalconBeacon: Sendable, Hashable {
     public var sdkv: String
     /// The diagnostic code's raw value.
     public var code: FalconDiagnosticCode
-    /// `placement_details.view`, trimmed and capped at 128 characters.
+    /// `placement_details.view`, trimmed and capped at 128 characters (and 8 KiB of UTF-8).
     public var placement: String?
-    /// `placement_details.layout_id`, trimmed and capped at 128 characters.
+    /// `placement_details.layout_id`, trimmed and capped at 128 characters (and 8 KiB of UTF-8).
     public var layoutId: String?
     /// The platform name (`iOS`, `macOS`, `linux`, …).
     public var platform: String
     /// Unix epoch milliseconds.
     public var ts: Int64
 
-    /// Creates a beacon; `placement` and `layoutId` are capped at 128 characters here as well.
+    /// Creates a beacon; `placement` and `layoutId` are capped at 128 characters (and 8 KiB of UTF-8) here as
+    /// well.
     public init(
         sdkv: String, code: FalconDiagnosticCode, placement: String?, layoutId: String?, platform: String, ts: Int64
     ) {

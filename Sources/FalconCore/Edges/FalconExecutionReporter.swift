@@ -36,8 +36,17 @@ public final class FalconExecutionReporter: Sendable {
     }
 
     /// Reports a bridge message as delivered on iOS (a dictionary).
+    ///
+    /// The value comes from web content, so it gets the limits of text (`JSONParsingLimits.untrusted`): a
+    /// value whose compact JSON text would pass 64 KiB, or that nests deeper than 64 levels, is ignored and
+    /// logged at debug level with the reason, never the content. The check stops at the first limit passed.
     public func bridgeMessage(_ message: JSONValue) {
-        send(.bridge(FalconBridgeMessage.decode(message)))
+        do {
+            send(.bridge(try FalconBridgeMessage.parse(message)))
+        } catch {
+            client?.logRejectedBridgeMessage(error)
+            send(.bridge(.ignored))
+        }
     }
 
     /// Reports a bridge message as delivered on Android (a JSON string).

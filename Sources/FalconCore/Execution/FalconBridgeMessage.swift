@@ -27,7 +27,22 @@ public enum FalconBridgeMessage: Sendable, Hashable {
     case ignored
 
     /// Decodes a message as delivered on iOS (a dictionary or any JSON value).
+    ///
+    /// A message that arrives as a value gets the limits of text (`JSONParsingLimits.untrusted`): one whose
+    /// compact JSON text would pass 64 KiB, or that nests deeper than 64 levels, is ``ignored``. The check
+    /// stops as soon as the value passes a limit, so its cost does not grow with the size of the value.
     public static func decode(_ message: JSONValue) -> FalconBridgeMessage {
+        (try? parse(message)) ?? .ignored
+    }
+
+    /// Decodes a message delivered as a value, or says why it was rejected (value-free).
+    static func parse(_ message: JSONValue) throws(JSONParsingError) -> FalconBridgeMessage {
+        if let error = message.exceedsLimits(.untrusted) { throw error }
+        return decodeEnvelope(message)
+    }
+
+    /// Decodes a value within the limits: the envelope rules of the type's documentation.
+    private static func decodeEnvelope(_ message: JSONValue) -> FalconBridgeMessage {
         guard case .object(let envelope) = message else { return .ignored }
         let (type, nameValue, data) = FalconObjectMembers.lookUp(envelope, "type", "name", "data")
         guard type?.stringValue == "event", let name = nameValue?.stringValue else { return .ignored }
@@ -62,10 +77,12 @@ public enum FalconBridgeMessage: Sendable, Hashable {
 
     /// Decodes a message delivered as JSON text, or says why the text was rejected (value-free).
     static func parse(json: String) throws(JSONParsingError) -> FalconBridgeMessage {
-        decode(try JSONValue(parsing: json, limits: .untrusted))
+        // Text within the limits is not measured again: its value came from at most 64 KiB of text.
+        decodeEnvelope(try JSONValue(parsing: json, limits: .untrusted))
     }
 
-    /// Decodes a loosely typed message (`[String: Any]`, `NSDictionary`, or a JSON `String`).
+    /// Decodes a loosely typed message (`[String: Any]`, `NSDictionary`, or a JSON `String`), with the limits
+    /// of ``decode(json:)`` for text and of ``decode(_:)`` for a dictionary.
     public static func decode(any message: Any) -> FalconBridgeMessage {
         if let text = message as? String { return decode(json: text) }
         return decode(JSONValue.convert(any: message).value)

@@ -38,6 +38,13 @@ public final class FalconClient: Sendable {
 
     /// Stores the API key and configuration for executions started from now on.
     public func initSdk(apiKey: String, config: FalconConfig = FalconConfig()) {
+        if FalconWebviewURLBuilder.webviewBase(config.baseURL.absoluteString) == nil {
+            log(
+                .warning, nil,
+                "baseURL is refused: it must be https:// (http:// only for 127.0.0.1, localhost or [::1], since the"
+                    + " webview URL carries the API key), with a host and without a query or fragment; every"
+                    + " execute fails with urlConstructionFailed")
+        }
         state.withLock {
             $0.apiKey = apiKey
             $0.config = config
@@ -448,17 +455,23 @@ public final class FalconClient: Sendable {
     }
 
     /// Logs why a bridge message's JSON text was rejected (the reason and offset only, never the text).
-    func logRejectedBridgeMessage(_ error: JSONParsingError) {
-        log(.debug, nil, "bridge message rejected: \(error)")
+    func logRejectedBridgeMessage(
+        _ error: JSONParsingError, file: String = #fileID, function: String = #function, line: UInt = #line
+    ) {
+        log(.debug, nil, "bridge message rejected: \(error)", file: file, function: function, line: line)
     }
 
-    /// Writes one line to the log hook, if the host installed one; the message is built only then.
-    private func log(_ level: SDKCoreLogLevel, _ code: FalconDiagnosticCode?, _ message: @autoclosure () -> String) {
+    /// Writes one line to the log hook, if the host installed one; the message is built only then. The record
+    /// names the caller's file, function and line.
+    private func log(
+        _ level: SDKCoreLogLevel, _ code: FalconDiagnosticCode?, _ message: @autoclosure () -> String,
+        file: String = #fileID, function: String = #function, line: UInt = #line
+    ) {
         guard let handler = dependencies.logHandler else { return }
         handler.log(
             SDKCoreLogRecord(
                 level: level, message: message(), metadata: code.map { ["code": $0.rawValue] } ?? [:],
-                source: FalconUnifiedLogEntry.source))
+                source: FalconUnifiedLogEntry.source, file: file, function: function, line: line))
     }
 
     /// `url` when its scheme is `http` or `https`, else `nil` (such beacons are dropped).

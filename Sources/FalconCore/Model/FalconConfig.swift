@@ -24,6 +24,10 @@ public struct FalconConfig: Sendable, Hashable {
     public static let defaultDiagnosticsURL = URL(string: "https://pr.falconlabs.us/sdk/diagnostics")!
 
     /// Base URL of the Falcon web frontend; the SDK appends `/ui/webview`.
+    ///
+    /// It must be `https://`: the webview URL carries the API key, so `http://` is accepted only for a loopback
+    /// host (`127.0.0.1`, `localhost`, `[::1]`). Any other base is refused: ``FalconClient/initSdk(apiKey:config:)``
+    /// logs a warning and every execute fails with ``FalconDiagnosticCode/urlConstructionFailed``.
     public var baseURL: URL
     /// Maps `"<layout_id>/<view>"`, `"<view>"` or `"<layout_id>"` to Falcon placement identifiers.
     public var placementMapping: [String: String]

@@ -26,15 +26,16 @@ public enum FalconDiagnosticCode: String, Sendable, Hashable, CaseIterable {
 ///
 /// `message` is local, human-readable text built from the code and numbers only (an HTTP status, an error
 /// code); it never contains the URL, attributes, the API key or text posted by the web content.
-/// `placement` and `layoutId` are the trimmed `view` and `layout_id` values capped at 128 characters.
+/// `placement` and `layoutId` are the trimmed `view` and `layout_id` values capped at 128 characters (and
+/// 8 KiB of UTF-8).
 public struct FalconDiagnostic: Sendable, Hashable {
     /// The granular reason.
     public var code: FalconDiagnosticCode
     /// A short local description; safe to log.
     public var message: String
-    /// `placement_details.view`, trimmed and capped at 128 characters, or `nil` when absent.
+    /// `placement_details.view`, trimmed and capped at 128 characters (and 8 KiB of UTF-8), or `nil` when absent.
     public var placement: String?
-    /// `placement_details.layout_id`, trimmed and capped at 128 characters, or `nil` when absent.
+    /// `placement_details.layout_id`, trimmed and capped at 128 characters (and 8 KiB of UTF-8), or `nil` when absent.
     public var layoutId: String?
 
     /// Creates a diagnostic.

@@ -15,7 +15,8 @@ public enum FalconWebviewURLBuilder: Sendable {
 
     /// Why the URL could not be built; every case maps to ``FalconDiagnosticCode/urlConstructionFailed``.
     public enum Failure: Error, Sendable, Hashable {
-        /// The base URL is not `http(s)`, has no host, or carries a query or fragment.
+        /// The base URL is not `https` (`http` only for a loopback host: `127.0.0.1`, `localhost`, `[::1]`),
+        /// has no host, or carries a query or fragment.
         case invalidBaseURL
         /// The API key is empty after trimming.
         case blankAPIKey
@@ -113,6 +114,8 @@ public enum FalconWebviewURLBuilder: Sendable {
         let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
         let host = hostAndPort.hasPrefix("[") ? hostAndPort : (hostAndPort.split(separator: ":").first ?? "")
         guard !host.isEmpty else { return nil }
+        // The URL carries the API key: plain HTTP only where nothing leaves the machine.
+        guard scheme == "https" || LoopbackHost.contains(authority: authority) else { return nil }
         var path = String(rest[authorityEnd...])
         while path.hasSuffix("/") { path.removeLast() }
         return "\(scheme)://\(authority)\(path)/ui/webview"
@@ -139,6 +142,10 @@ public enum FalconWebviewURLBuilder: Sendable {
         let hostAndPort = authority.lastIndex(of: UInt8(ascii: "@")).map { authority[($0 + 1)...] } ?? authority
         // The host is the first non-empty piece between colons (or a bracketed IPv6 literal): none means no host.
         guard hostAndPort.contains(where: { $0 != UInt8(ascii: ":") }) else { return nil }
+        guard
+            scheme.elementsEqual("https".utf8)
+                || LoopbackHost.contains(authority: Substring(decoding: authority, as: UTF8.self))
+        else { return nil }
         var pathEnd = bytes.endIndex
         while pathEnd > authorityEnd, bytes[pathEnd - 1] == UInt8(ascii: "/") { pathEnd -= 1 }
         var base = scheme

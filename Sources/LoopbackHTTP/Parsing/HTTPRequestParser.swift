@@ -105,6 +105,14 @@ struct HTTPRequestParser {
         start < buffer.count
     }
 
+    /// Whether a request has begun and is not complete yet: bytes of it are buffered, or its head has been
+    /// read and its body has not.
+    var isInsideRequest: Bool {
+        if case .head = state { return hasBufferedBytes }
+        if case .failed = state { return false }
+        return true
+    }
+
     /// Advances as far as the buffered bytes allow and reports what the connection must do.
     mutating func nextEvent() -> Event {
         while true {

@@ -26,6 +26,9 @@ public import Foundation
 /// let requests = try await server.waitForRequests(count: 2)
 /// ```
 ///
+/// A connection that stalls (sends nothing, or reads nothing of its answer) for
+/// ``Configuration/idleTimeout`` is closed, so stalled clients free their slots.
+///
 /// Costs: one thread per open connection (capped by ``Configuration/maxConnections``); every request is kept
 /// in memory until the server is released (or bodies are not kept, see ``Configuration/recordsBodies``).
 public final class LoopbackHTTPServer: Sendable {
@@ -42,8 +45,16 @@ public final class LoopbackHTTPServer: Sendable {
         /// Whether recorded requests keep their bodies. Turn off for long runs; a ``LoopbackHTTPResponder``
         /// handler still sees every body.
         public var recordsBodies: Bool
+        /// How long a connection may go without progress before the server closes it: no byte from the client
+        /// while it waits for a request (inside one or between keep-alive requests), or no room in the socket
+        /// while it writes an answer the client does not read. A request cut short this way is answered
+        /// `408 Request Timeout`; an idle keep-alive connection is closed without an answer. 5 seconds by
+        /// default, so clients that connect and stall cannot hold every slot of ``maxConnections``; values
+        /// below a millisecond count as one millisecond.
+        public var idleTimeout: Duration = .seconds(5)
 
-        /// Creates a configuration; the defaults suit tests (64 KiB heads, 64 MiB bodies, 128 connections).
+        /// Creates a configuration; the defaults suit tests (64 KiB heads, 64 MiB bodies, 128 connections,
+        /// a 5-second ``idleTimeout``).
         public init(
             port: UInt16 = 0,
             maxHeadBytes: Int = 64 * 1024,

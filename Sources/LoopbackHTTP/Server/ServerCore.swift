@@ -203,8 +203,12 @@ final class ServerCore: Sendable {
             }
             guard let connectionIndex else {
                 let refusal = ResponseSerializer.errorBytes(status: 503)
+                // A fresh socket's buffer takes these few bytes at once; the short timeout keeps a client that
+                // somehow does not from ever holding up the accept loop.
                 _ = refusal.withUnsafeBytes {
-                    SocketCalls.writeAll($0, to: fd, stopSignal: stopSignal.readDescriptor)
+                    SocketCalls.writeAll(
+                        $0, to: fd, stopSignal: stopSignal.readDescriptor,
+                        idleTimeoutMilliseconds: Self.lingerMilliseconds)
                 }
                 SocketCalls.closeDescriptor(fd)
                 continue
@@ -240,11 +244,19 @@ final class ServerCore: Sendable {
         var parser = HTTPRequestParser(
             limits: .init(maxHeadBytes: configuration.maxHeadBytes, maxBodyBytes: configuration.maxBodyBytes)
         )
+        let idleMilliseconds = idleMilliseconds
         var chunk = [UInt8](repeating: 0, count: Self.readChunkBytes)
         while true {
             switch parser.nextEvent() {
             case .needMoreData:
-                guard case .ready = SocketCalls.wait(for: fd, stopSignal: stopSignal) else {
+                switch SocketCalls.wait(for: fd, stopSignal: stopSignal, timeoutMilliseconds: idleMilliseconds) {
+                case .ready:
+                    break
+                case .timedOut where parser.isInsideRequest:
+                    _ = write(ResponseSerializer.errorBytes(status: 408), to: fd, stopSignal: stopSignal)
+                    SocketCalls.lingeringClose(fd, stopSignal: stopSignal, timeoutMilliseconds: Self.lingerMilliseconds)
+                    return
+                case .timedOut, .stopRequested, .failed:
                     SocketCalls.closeDescriptor(fd)
                     return
                 }
@@ -333,7 +345,19 @@ final class ServerCore: Sendable {
         }
     }
 
+    /// Writes all of `bytes`; `false` when the client went away, stopped reading for the idle timeout, or a
+    /// stop was requested.
     private func write(_ bytes: [UInt8], to fd: Int32, stopSignal: Int32) -> Bool {
-        bytes.withUnsafeBytes { SocketCalls.writeAll($0, to: fd, stopSignal: stopSignal) }
+        bytes.withUnsafeBytes {
+            SocketCalls.writeAll($0, to: fd, stopSignal: stopSignal, idleTimeoutMilliseconds: idleMilliseconds)
+        }
+    }
+
+    /// ``LoopbackHTTPServer/Configuration/idleTimeout`` in whole milliseconds for `poll`, at least one.
+    private var idleMilliseconds: Int32 {
+        let components = configuration.idleTimeout.components
+        guard components.seconds < Int64(Int32.max / 1000) else { return Int32.max }
+        let milliseconds = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+        return Int32(max(1, milliseconds))
     }
 }

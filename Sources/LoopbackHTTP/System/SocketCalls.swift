@@ -139,9 +139,14 @@ package enum SocketCalls {
         }
     }
 
-    /// Writes every byte, waiting for the socket to drain when needed. `false` when the peer went away or
-    /// a stop was requested.
-    static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, stopSignal: Int32) -> Bool {
+    /// Writes every byte, waiting for the socket to drain when needed. `false` when the peer went away, took
+    /// nothing for `idleTimeoutMilliseconds` (-1: no limit), or a stop was requested.
+    static func writeAll(
+        _ bytes: UnsafeRawBufferPointer,
+        to fd: Int32,
+        stopSignal: Int32,
+        idleTimeoutMilliseconds: Int32
+    ) -> Bool {
         guard var pointer = bytes.baseAddress else { return true }
         var remaining = bytes.count
         while remaining > 0 {
@@ -154,7 +159,10 @@ package enum SocketCalls {
             let failure = errno
             if written < 0 && failure == EINTR { continue }
             guard written < 0, failure == EAGAIN || failure == EWOULDBLOCK else { return false }
-            guard case .ready = wait(for: fd, writable: true, stopSignal: stopSignal) else { return false }
+            guard
+                case .ready = wait(
+                    for: fd, writable: true, stopSignal: stopSignal, timeoutMilliseconds: idleTimeoutMilliseconds)
+            else { return false }
         }
         return true
     }
@@ -179,15 +187,20 @@ package enum SocketCalls {
         _ = close(fd)
     }
 
-    /// Half-closes the sending side, then reads and discards what the peer still sends for up to
-    /// `timeoutMilliseconds`, so a final error answer is not destroyed by a reset (the "lingering close").
+    /// Half-closes the sending side, then reads and discards what the peer still sends, for at most
+    /// `timeoutMilliseconds` in all and at most 1 MiB, so a final error answer is not destroyed by a reset
+    /// (the "lingering close") and a client that keeps sending cannot keep the connection.
     static func lingeringClose(_ fd: Int32, stopSignal: Int32, timeoutMilliseconds: Int32) {
         _ = shutdown(fd, Int32(SHUT_WR))
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .milliseconds(timeoutMilliseconds))
         var scratch = [UInt8](repeating: 0, count: 16 * 1024)
         var discarded = 0
         while discarded < 1024 * 1024 {
-            guard
-                case .ready = wait(for: fd, stopSignal: stopSignal, timeoutMilliseconds: timeoutMilliseconds)
+            let left = clock.now.duration(to: deadline).components
+            let leftMilliseconds = left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000
+            guard leftMilliseconds > 0,
+                case .ready = wait(for: fd, stopSignal: stopSignal, timeoutMilliseconds: Int32(leftMilliseconds))
             else { break }
             let count = scratch.withUnsafeMutableBytes { readSome(from: fd, into: $0) }
             if count > 0 {

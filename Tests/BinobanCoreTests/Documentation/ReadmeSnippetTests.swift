@@ -35,7 +35,7 @@ struct BinobanReadmeSnippetTests {
         binoban.track(name: "purchase", properties: ["item": "shoes", "price": "49.99"])
         print("anonymousId:", binoban.anonymousId(), "userId:", binoban.userId() ?? "none")
 
-        let result = await binoban.flushAndWait()  // returns once both events are uploaded (or kept for a retry)
+        let result = await binoban.flushAndWait()  // returns once every stored event is uploaded (or kept for a retry)
         print("flush:", result.outcome, "events uploaded:", result.uploadedEvents)
 
         await binoban.shutdown(gracePeriod: .seconds(5))  // at exit: a last flush, then the instance stops
@@ -62,6 +62,47 @@ struct BinobanReadmeSnippetTests {
         #expect(restarted.userId() == "user_123")
         #expect(restarted.anonymousId() == binoban.anonymousId())
         await restarted.shutdown(gracePeriod: .seconds(5))
+    }
+
+    /// The README once promised "both events" while the quick start also uploads what earlier runs left in
+    /// the data directory; it now says so, and this test runs the quick start over such a directory.
+    @Test("The quick start over a directory an earlier run left an event in uploads that event too")
+    func quickStartUploadsEarlierRunsLeftovers() async throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("binoban-readme-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // An earlier run whose ingest was down: its event stays in the directory.
+        let earlier = BinobanFactory.shared.create(apiKey: "YOUR_API_KEY", sourceIdentifier: "YOUR_SOURCE_ID") {
+            config in
+            config.apiHost = "api.binoban.io"
+            config.transport = ScriptedTransport(defaultAnswer: 503)
+            config.uploadMaxRetries = 0
+            config.storageDirectory = directory
+        }
+        earlier.track(name: "earlier_run")
+        #expect(await earlier.flushAndWait().outcome == .keptForRetry)
+        _ = await earlier.shutdown(gracePeriod: .zero)
+
+        let ingest = ScriptedTransport()
+        // The README's block, with the transport and the directory of the test above.
+        let binoban = BinobanFactory.shared.create(apiKey: "YOUR_API_KEY", sourceIdentifier: "YOUR_SOURCE_ID") {
+            config in
+            config.apiHost = "api.binoban.io"
+            config.transport = ingest
+            config.storageDirectory = directory
+        }
+        binoban.identify(userId: "user_123", traits: ["email": "test@example.com"])
+        binoban.track(name: "purchase", properties: ["item": "shoes", "price": "49.99"])
+        let result = await binoban.flushAndWait()
+        // Read before the shutdown: the flush returned only once the earlier run's event was sent too.
+        let uploaded = try ingest.uploadedEvents()
+        await binoban.shutdown(gracePeriod: .seconds(5))
+
+        #expect(result.outcome == .completed)
+        #expect(uploaded.map(\.type) == ["track", "identify", "track"])
+        #expect(uploaded.map(\.event) == ["earlier_run", nil, "purchase"])
+        // Uploaded by the start's own pass or by the flush: either way, before the flush returned.
+        #expect(result.uploadedEvents >= 2)
     }
 
     @Test("The README's two push lines register the token and report the tap through the instance")

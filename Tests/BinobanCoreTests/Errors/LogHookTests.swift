@@ -34,6 +34,57 @@ struct LogHookTests {
         #expect(reports.first { $0.kind == .pausedDrop }?.logRecord.metadata["eventCount"] == "2")
     }
 
+    /// Every record once named `BinobanError+LogRecord.swift`, the line that turned a report into a record.
+    /// Each must name the place in BinobanCore that reported: the source line there starts the report.
+    @Test("a record's file and line are where BinobanCore reported the problem, not the logging adapter")
+    func recordsNameTheReportingLine() async throws {
+        let logs = InMemoryLogHandler()
+        let harness = PipelineHarness(script: [400]) { $0.logHandler = logs }
+        await harness.settle()
+        harness.binoban.track(name: "a", properties: ["bad": Double.nan] as [String: Any])
+        harness.binoban.enabled = false
+        harness.binoban.track(name: "paused 1")
+        harness.binoban.enabled = true
+        await harness.binoban.flushAndWait()
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
+
+        let records = logs.records
+        let files = Dictionary(records.map { ($0.metadata["kind"] ?? "", $0.file) }, uniquingKeysWith: { a, _ in a })
+        #expect(files["propertyConversion"] == "BinobanCore/Binoban.swift")
+        #expect(files["pausedDrop"] == "BinobanCore/PipelineMachine.swift")
+        #expect(files["batchRejected"] == "BinobanCore/PipelineMachine.swift")
+        let sources = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/BinobanCore")
+        for record in records {
+            #expect(
+                ![
+                    "BinobanCore/BinobanError+LogRecord.swift", "BinobanCore/ErrorReporter.swift",
+                    "BinobanCore/PipelineDriver.swift",
+                ].contains(record.file), "\(record.file):\(record.line)")
+            let name = String(record.file.dropFirst("BinobanCore/".count))
+            let path = try #require(
+                FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String }
+                    .first { $0.hasSuffix("/" + name) })
+            let lines = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+                .components(separatedBy: "\n")
+            let line = Int(record.line)
+            #expect(line >= 1 && line <= lines.count)
+            #expect(lines[line - 1].contains("report("), "\(record.file):\(record.line): \(lines[line - 1])")
+            #expect(record.function != "logRecord(file:function:line:)" && record.function != "deliver(_:from:)")
+        }
+    }
+
+    @Test("a push diagnostic's record names the code that met it, not the logging adapter")
+    func pushRecordsNameTheReportingLine() {
+        let logs = InMemoryLogHandler()
+        let notifications = BinobanNotifications(logHandler: logs)
+        notifications.onNewToken(token: "  ")
+        let record = logs.records.first { $0.metadata["code"] == "blankTokenIgnored" }
+        #expect(record?.file == "BinobanCore/NotificationEventSink.swift")
+        #expect(record?.function == "setDeviceToken(_:)")
+    }
+
     @Test("no API key, user id, trait, property value or push token appears in a log line or a report")
     func noSecrets() async throws {
         let secrets = [

@@ -62,7 +62,7 @@ private let b1 = BinobanBatchID(sequence: 1)
 private let b2 = BinobanBatchID(sequence: 2)
 
 private func reports(_ actions: [PipelineAction]) -> [(BinobanError.Kind, Int)] {
-    actions.compactMap { if case .report(let kind, _, let count) = $0 { (kind, count) } else { nil } }
+    actions.compactMap { if case .report(let kind, _, let count, _, _, _) = $0 { (kind, count) } else { nil } }
 }
 
 @Suite("Pipeline machine")

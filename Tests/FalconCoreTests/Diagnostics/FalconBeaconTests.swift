@@ -86,6 +86,38 @@ struct FalconBeaconTests {
                 .placement == String(repeating: "x", count: 128))
     }
 
+    /// 128 characters, each a letter with 2 000 combining acute accents: 512 128 bytes of UTF-8. The cap keeps
+    /// the whole characters that fit in 8 KiB.
+    @Test func capHasAByteCeilingThatRealTextNeverReaches() {
+        let heavy = "a" + String(repeating: "\u{0301}", count: 2_000)  // one Character, 4 001 bytes
+        let placement = String(repeating: heavy, count: 128)
+        #expect(placement.count == 128)
+        #expect(placement.utf8.count == 512_128)
+        let beacon = FalconBeacon(
+            sdkv: "", code: .noPresenter, placement: placement, layoutId: heavy + "b", platform: "", ts: 0)
+        let twoWhole = beacon.placement == heavy + heavy
+        let untouched = beacon.layoutId == heavy + "b"
+        #expect(twoWhole)
+        #expect(untouched)
+
+        // Not even one character fits: its first scalars up to the ceiling stay.
+        let single = "e" + String(repeating: "\u{0301}", count: 100_000)
+        let capped = FalconBeacon(sdkv: "", code: .noPresenter, placement: single, layoutId: nil, platform: "", ts: 0)
+        let kept = capped.placement ?? ""
+        #expect(kept.utf8.count == 8_191)
+        #expect(kept.count == 1)
+        let isScalarPrefix = single.utf8.starts(with: kept.utf8)  // not `#expect`ed directly: 8 KiB of marks
+        #expect(isScalarPrefix)
+
+        // The longest real characters (emoji ZWJ sequences with skin tones, 35 bytes) keep all 128.
+        let kiss = "\u{1F469}\u{1F3FD}\u{200D}\u{2764}\u{FE0F}\u{200D}\u{1F48B}\u{200D}\u{1F468}\u{1F3FF}"
+        #expect(kiss.count == 1 && kiss.utf8.count == 35)
+        let kisses = FalconBeacon(
+            sdkv: "", code: .noPresenter, placement: String(repeating: kiss, count: 200), layoutId: nil,
+            platform: "", ts: 0)
+        #expect(kisses.placement == String(repeating: kiss, count: 128))
+    }
+
     @Test func millisecondsAreFlooredEpochMilliseconds() {
         #expect(
             FalconBeacon.milliseconds(since1970: Date(timeIntervalSince1970: 1_783_512_000.1239)) == 1_783_512_000_123)

@@ -43,4 +43,39 @@ struct FalconBridgeMessageTests {
                 == .loaded(height: 1.5))
         #expect(FalconBridgeMessage.decode(["type": "event", "name": "height", "data": ["height": true]]) == .ignored)
     }
+
+    /// A message that arrives as a value gets the limits of text: 64 KiB of compact JSON and 64 levels.
+    @Test func dictionariesGetTheSizeLimitOfText() {
+        func message(padding: Int) -> JSONValue {
+            [
+                "type": "event", "name": "loaded",
+                "data": ["height": 12, "pad": .string(String(repeating: "x", count: padding))],
+            ]
+        }
+        let base = message(padding: 0).jsonString().utf8.count
+        let largest = message(padding: 65_536 - base)
+        #expect(largest.jsonString().utf8.count == 65_536)
+        #expect(FalconBridgeMessage.decode(largest) == .loaded(height: 12))
+        #expect(FalconBridgeMessage.decode(json: largest.jsonString()) == .loaded(height: 12))
+        let oneByteMore = message(padding: 65_536 - base + 1)
+        #expect(FalconBridgeMessage.decode(oneByteMore) == .ignored)
+        #expect(FalconBridgeMessage.decode(json: oneByteMore.jsonString()) == .ignored)
+
+        // Quotes count as the two bytes of their escape, as in the text.
+        let quoted: JSONValue = [
+            "type": "event", "name": "noFill", "data": .string(String(repeating: "\"", count: 40_000)),
+        ]
+        #expect(FalconBridgeMessage.decode(quoted) == .ignored)
+
+        let loose: [String: Any] = ["type": "event", "name": "noFill", "data": String(repeating: "x", count: 70_000)]
+        #expect(FalconBridgeMessage.decode(any: loose) == .ignored)
+        #expect(FalconBridgeMessage.decode(any: ["type": "event", "name": "noFill"] as [String: Any]) == .noFill)
+    }
+
+    @Test func dictionariesGetTheDepthLimitOfText() {
+        var nested: JSONValue = 1
+        for _ in 0..<63 { nested = [nested] }
+        #expect(FalconBridgeMessage.decode(["type": "event", "name": "noFill", "data": nested]) == .noFill)
+        #expect(FalconBridgeMessage.decode(["type": "event", "name": "noFill", "data": [nested]]) == .ignored)
+    }
 }

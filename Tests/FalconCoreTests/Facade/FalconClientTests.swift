@@ -469,6 +469,33 @@ struct FalconClientTests {
         #expect(!rig.logs.records.contains { $0.message.contains("secret") })
     }
 
+    /// A bridge message that arrives as a dictionary (iOS) gets the limits of text; the log says why it was
+    /// rejected, never what it held.
+    @Test func dictionaryBridgeMessagesOverTheLimitsAreRejectedWithTheReason() {
+        let rig = Self.rig()
+        var deep: JSONValue = "secret"
+        for _ in 0..<100 { deep = [deep] }
+        let large: JSONValue = [
+            "type": "event", "name": "loaded", "data": .string(String(repeating: "secret", count: 12_000)),
+        ]
+        let renderer = rig.renderer([
+            .init(at: .milliseconds(10), .post(["type": "event", "name": "close", "data": deep])),
+            .init(at: .milliseconds(20), .post(large)),
+            .init(at: .milliseconds(30), .post(["type": "event", "name": "loaded", "data": ["height": 90]])),
+        ])
+        rig.execute(Self.attributes, placement: .inline(renderer))
+        rig.clock.advance(by: .seconds(1))
+        #expect(rig.timeline.entries.contains(.callback("onLoad")))
+        #expect(!rig.timeline.entries.contains(.callback("onUnload")))
+        let rejections = rig.logs.records.filter { $0.message.hasPrefix("bridge message rejected") }
+        #expect(rejections.map(\.level) == [.debug, .debug])
+        #expect(rejections.first?.message.contains("tooDeep") == true)
+        #expect(rejections.last?.message.contains("tooLarge") == true)
+        #expect(!rig.logs.records.contains { $0.message.contains("secret") })
+        #expect(rejections.allSatisfy { $0.file == "FalconCore/FalconExecutionReporter.swift" })
+        #expect(rejections.allSatisfy { $0.function == "bridgeMessage(_:)" })
+    }
+
     @Test func concurrentExecutesAndReportsFromManyThreads() async {
         let rig = Self.rig()
         let surfaces = (0..<16).map { _ in rig.renderer([]) }

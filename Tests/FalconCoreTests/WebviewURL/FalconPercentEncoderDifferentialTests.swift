@@ -105,7 +105,8 @@ struct FalconPercentEncoderDifferentialTests {
         }
     }
 
-    /// The base-URL rule as it was before issue 13, walking `Character`s.
+    /// The base-URL rule as it was before issue 13, walking `Character`s, with the cleartext rule of issue 21:
+    /// `http` only for a loopback host (Docs/Decisions/0010).
     static func previousWebviewBase(_ text: String) -> String? {
         guard !text.contains("?"), !text.contains("#") else { return nil }
         var index = text.startIndex
@@ -126,6 +127,13 @@ struct FalconPercentEncoderDifferentialTests {
         let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
         let host = hostAndPort.hasPrefix("[") ? hostAndPort : (hostAndPort.split(separator: ":").first ?? "")
         guard !host.isEmpty else { return nil }
+        let bareHost =
+            hostAndPort.hasPrefix("[")
+            ? hostAndPort.prefix { $0 != "]" } + (hostAndPort.contains("]") ? "]" : "")
+            : hostAndPort.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard scheme == "https" || ["127.0.0.1", "localhost", "[::1]"].contains(bareHost.lowercased()) else {
+            return nil
+        }
         var path = String(rest[authorityEnd...])
         while path.hasSuffix("/") { path.removeLast() }
         return "\(scheme)://\(authority)\(path)/ui/webview"
@@ -135,7 +143,7 @@ struct FalconPercentEncoderDifferentialTests {
         var random = SplitMix64(seed: 16)
         let pieces = [
             "http", "https", "HTTP", "Https", "ftp", ":", "//", "/", "@", "[", "]", "::1", "host", "h.example", ":8080",
-            "?", "#", "%41", "x", "", "\u{E9}", "\r\n",
+            "?", "#", "%41", "x", "", "\u{E9}", "\r\n", "localhost", "LocalHost", "127.0.0.1", "[::1]",
         ]
         var checked = 0
         for _ in 0..<20_000 {

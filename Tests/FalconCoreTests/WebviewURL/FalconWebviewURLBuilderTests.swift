@@ -49,7 +49,9 @@ struct FalconWebviewURLBuilderTests {
         ("https://pr.falconlabs.us/", "https://pr.falconlabs.us/ui/webview"),
         ("https://h.example/prefix", "https://h.example/prefix/ui/webview"),
         ("https://h.example/prefix//", "https://h.example/prefix/ui/webview"),
-        ("HTTP://h.example:8080", "http://h.example:8080/ui/webview"),
+        ("HTTP://LocalHost:8080", "http://LocalHost:8080/ui/webview"),
+        ("http://127.0.0.1:9/p/", "http://127.0.0.1:9/p/ui/webview"),
+        ("http://[::1]:8080", "http://[::1]:8080/ui/webview"),
     ])
     func basePath(_ base: String, _ expected: String) throws {
         let url = try Self.build(base: try #require(URL(string: base))).get()
@@ -58,6 +60,9 @@ struct FalconWebviewURLBuilderTests {
 
     @Test(arguments: [
         "ftp://h.example", "https://h.example?x=1", "https://h.example#frag", "file:///tmp/x", "h.example",
+        // Plain HTTP would send the API key in cleartext: only loopback hosts may use it (Docs/Decisions/0010).
+        "http://h.example", "HTTP://pr.falconlabs.us/", "http://127.0.0.2", "http://localhost.example.com",
+        "http://10.0.0.5:8080", "http://[::2]", "http://localhost@h.example",
     ])
     func invalidBaseURLFails(_ base: String) throws {
         let url = try #require(URL(string: base))

@@ -417,6 +417,93 @@ struct LoopbackHTTPServerTests {
         #expect(server.requests.map(\.path) == ["/first", "/last"])
     }
 
+    // MARK: Stalled clients
+
+    @Test("half-sent request heads hold every slot until the idle timeout")
+    func stalledHeadsHoldSlots() throws {
+        var configuration = LoopbackHTTPServer.Configuration(maxConnections: 4)
+        configuration.idleTimeout = .seconds(600)
+        let server = LoopbackHTTPServer(configuration: configuration)
+        let port = try server.start()
+        defer { server.stop() }
+
+        let stalled = try (0..<4).map { _ in try RawHTTPClient(port: port) }
+        for client in stalled { try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-") }
+        let fifth = try RawHTTPClient(port: port)
+        try fifth.send("GET /fifth HTTP/1.1\r\n\r\n")
+
+        #expect(try fifth.readAnswer().status == 503)
+        #expect(server.openConnectionCount == 4)
+        #expect(server.requestCount == 0)
+    }
+
+    @Test("closes half-sent heads after the idle timeout with 408, then serves a fifth client")
+    func idleTimeoutFreesSlots() throws {
+        var configuration = LoopbackHTTPServer.Configuration(maxConnections: 4)
+        // Long enough that each half head is surely read before it passes, even on a loaded machine.
+        configuration.idleTimeout = .seconds(1)
+        let server = LoopbackHTTPServer(configuration: configuration)
+        let port = try server.start()
+        defer { server.stop() }
+
+        var stalled = try (0..<4).map { _ in
+            let client = try RawHTTPClient(port: port)
+            try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-")
+            return client
+        }
+        for client in stalled {
+            let answer = try client.readAnswer()
+            #expect(answer.status == 408)
+            #expect(answer.header("Connection") == "close")
+            #expect(try client.readUntilClosed().isEmpty)
+        }
+        stalled.removeAll()
+        #expect(waitUntil { server.openConnectionCount == 0 })
+
+        let fifth = try RawHTTPClient(port: port)
+        try fifth.send("GET /fifth HTTP/1.1\r\n\r\n")
+        #expect(try fifth.readAnswer().status == 200)
+        #expect(server.requests.map(\.path) == ["/fifth"])
+        #expect(server.acceptedConnectionCount == 5)
+    }
+
+    @Test("a body that stops arriving gets 408; an idle keep-alive connection is closed without an answer")
+    func idleTimeoutInsideABodyAndBetweenRequests() throws {
+        var configuration = LoopbackHTTPServer.Configuration()
+        configuration.idleTimeout = .seconds(1)
+        let server = LoopbackHTTPServer(configuration: configuration)
+        let port = try server.start()
+        defer { server.stop() }
+
+        let partBody = try RawHTTPClient(port: port)
+        try partBody.send("POST /b HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc")
+        #expect(try partBody.readAnswer().status == 408)
+        #expect(try partBody.readUntilClosed().isEmpty)
+
+        let keepAlive = try RawHTTPClient(port: port)
+        try keepAlive.send("GET /a HTTP/1.1\r\n\r\n")
+        #expect(try keepAlive.readAnswer().status == 200)
+        #expect(try keepAlive.readUntilClosed().isEmpty)
+        #expect(server.requests.map(\.path) == ["/a"])
+    }
+
+    @Test("a client that does not read its answer is dropped after the idle timeout")
+    func idleTimeoutWhileWriting() async throws {
+        var configuration = LoopbackHTTPServer.Configuration(maxConnections: 1)
+        configuration.idleTimeout = .milliseconds(200)
+        let body = Data(count: 32 * 1024 * 1024)
+        let server = LoopbackHTTPServer(responder: .always(.init(body: body)), configuration: configuration)
+        let port = try server.start()
+        defer { server.stop() }
+
+        let reader = try RawHTTPClient(port: port)
+        try reader.send("GET /large HTTP/1.1\r\n\r\n")
+        _ = try await server.waitForRequests(count: 1)
+        // It never reads: the socket buffers fill, the server's write stalls and the connection is closed.
+        #expect(waitUntil { server.openConnectionCount == 0 })
+        #expect(server.acceptedConnectionCount == 1)
+    }
+
     @Test("keeps no bodies when told not to, while a handler still sees them")
     func unrecordedBodies() throws {
         let server = LoopbackHTTPServer(

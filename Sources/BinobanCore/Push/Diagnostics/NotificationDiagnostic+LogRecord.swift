@@ -11,8 +11,17 @@ extension NotificationDiagnostic {
 
     /// The diagnostic as a line for the log hook: ``logLevel``, the value-free message and the `code` as
     /// metadata.
+    ///
+    /// Its `file`, `function` and `line` are where this property is read. The records the push layer writes to
+    /// its log handler carry instead the place in BinobanCore that met the problem.
     public var logRecord: SDKCoreLogRecord {
+        logRecord()
+    }
+
+    /// ``logRecord`` with `file`, `function` and `line` of the caller (or the ones given).
+    func logRecord(file: String = #fileID, function: String = #function, line: UInt = #line) -> SDKCoreLogRecord {
         SDKCoreLogRecord(
-            level: logLevel, message: message, metadata: ["code": code.description], source: BinobanError.logSource)
+            level: logLevel, message: message, metadata: ["code": code.description], source: BinobanError.logSource,
+            file: file, function: function, line: line)
     }
 }

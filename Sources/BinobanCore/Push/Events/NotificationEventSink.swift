@@ -38,15 +38,24 @@ final class NotificationEventSink: Sendable {
         state.withLock { $0.diagnostics = handler }
     }
 
-    func report(_ diagnostic: NotificationDiagnostic) {
-        report([diagnostic])
+    /// Hands `diagnostic` to the diagnostics handler and the log hook; the log record names the caller's file,
+    /// function and line.
+    func report(
+        _ diagnostic: NotificationDiagnostic, file: String = #fileID, function: String = #function, line: UInt = #line
+    ) {
+        report([diagnostic], file: file, function: function, line: line)
     }
 
-    func report(_ diagnostics: [NotificationDiagnostic]) {
+    /// Hands each diagnostic to the diagnostics handler and the log hook, in order; the log records name the
+    /// caller's file, function and line.
+    func report(
+        _ diagnostics: [NotificationDiagnostic], file: String = #fileID, function: String = #function,
+        line: UInt = #line
+    ) {
         guard !diagnostics.isEmpty else { return }
         let (handler, logHandler) = state.withLock { ($0.diagnostics, $0.logHandler) }
         for diagnostic in diagnostics {
-            logHandler?.log(diagnostic.logRecord)
+            logHandler?.log(diagnostic.logRecord(file: file, function: function, line: line))
             handler?(diagnostic)
         }
     }
