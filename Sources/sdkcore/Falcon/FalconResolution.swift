@@ -66,7 +66,8 @@ struct FalconResolution {
 
     static func describe(_ failure: FalconWebviewURLBuilder.Failure) -> String {
         switch failure {
-        case .invalidBaseURL: "the base URL must be http(s) with a host and no query or fragment"
+        case .invalidBaseURL:
+            "the base URL must be https (http only for 127.0.0.1, localhost or [::1]) with a host and no query or fragment"
         case .blankAPIKey: "the API key is blank"
         case .missingPlacement: "the placement id is empty"
         case .unrepresentable: "the assembled text is not a valid URL"
