@@ -32,7 +32,9 @@ private struct RecipePresenter {
 
     mutating func install(_ request: NotificationDisplayRequest) {
         let installed = center.notificationCategories()
-        let merged = registry.merge(request.category, into: Array(installed), identifier: \.identifier) { category in
+        let merged = registry.merge(
+            request.category, into: Array(installed), inUse: request.categoriesInUse, identifier: \.identifier
+        ) { category in
             FakePlatformCategory(
                 identifier: category.identifier,
                 actions: category.actions.map(\.identifier),
