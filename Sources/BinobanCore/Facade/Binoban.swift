@@ -171,6 +171,9 @@ public final class Binoban: Sendable {
 
     /// The anonymous id; always present. A disabled instance answers a random id of its own, stable for its
     /// life (it is never persisted, as a disabled instance writes nothing).
+    ///
+    /// Discardable, as the seed calls it as a statement (`binoban.anonymousId()   // String — always present`).
+    @discardableResult
     public func anonymousId() -> String { runtime?.intake.identity.anonymousId ?? disabledAnonymousId }
 
     /// The user id set by the last `identify(userId:traits:)` (or restored from storage), or `nil`.
