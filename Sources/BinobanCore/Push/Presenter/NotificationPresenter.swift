@@ -3,7 +3,8 @@
 /// The core never displays anything and never opens a URL; an iOS host implements this edge with
 /// `UNUserNotificationCenter`. The default, ``NoOpNotificationPresenter``, shows nothing, which is right on a
 /// server. Calls may arrive on any task; displays arrive one at a time, in the order the pushes arrived (the
-/// next ``categoriesInUse()`` and ``display(_:)`` wait until the previous display returned).
+/// next ``categoriesInUse()`` and ``display(_:)`` wait until the previous display returned), so both must
+/// return: a display that never returns holds up every later one.
 public protocol NotificationPresenter: Sendable {
     /// Asks the user for notification permission.
     func requestPermission(_ request: NotificationPermissionRequest) async -> NotificationPermissionResult
