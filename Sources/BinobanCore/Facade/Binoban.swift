@@ -17,14 +17,18 @@ public final class Binoban: Sendable {
     /// `SDKCoreVersion.current`.
     public static var version: String { SDKCoreVersion.current }
 
-    private static let debugLogs = LockedValue(false)
-
-    /// Whether reports are also printed to standard output (one line each, every level), beside the
-    /// configuration's ``Configuration/errorHandler`` and ``Configuration/logHandler``. Default `false`:
-    /// nothing is printed unless the host asks.
+    /// Verbose console logging for debugging an integration. Default `false`: nothing is printed unless the host
+    /// asks.
+    ///
+    /// While on, every instance prints to standard output — and writes to its ``Configuration/logHandler`` when
+    /// one is installed — a `debug` line for each track and identify accepted (or dropped while paused), each
+    /// flush (requested, and the stored batches it found), each upload (batch number, events, bytes) and its
+    /// answer (HTTP status and what it means for the batch), besides every report (also delivered to
+    /// ``Configuration/errorHandler``). Lines carry event names and counts only: never property or trait
+    /// values, user ids, anonymous ids, tokens or the API key. Off, the hot path pays one read of this switch.
     public static var debugLogsEnabled: Bool {
-        get { debugLogs.withLock { $0 } }
-        set { debugLogs.withLock { $0 = newValue } }
+        get { BinobanDebugLog.isEnabled }
+        set { BinobanDebugLog.isEnabled = newValue }
     }
 
     /// The working parts; `nil` for a disabled instance.
@@ -128,6 +132,11 @@ public final class Binoban: Sendable {
                 deviceToken: identity.deviceToken
             )
         }
+        if BinobanDebugLog.isEnabled {
+            debugLog.event(
+                .identify, name: "", fieldCount: newTraits.objectValue?.count ?? 0,
+                accepted: runtime.intake.settings.enabled)
+        }
     }
 
     /// Identifies the current person with traits given as `[String: Any]`.
@@ -162,6 +171,9 @@ public final class Binoban: Sendable {
 
     /// The anonymous id; always present. A disabled instance answers a random id of its own, stable for its
     /// life (it is never persisted, as a disabled instance writes nothing).
+    ///
+    /// Discardable, as the seed calls it as a statement (`binoban.anonymousId()   // String — always present`).
+    @discardableResult
     public func anonymousId() -> String { runtime?.intake.identity.anonymousId ?? disabledAnonymousId }
 
     /// The user id set by the last `identify(userId:traits:)` (or restored from storage), or `nil`.
@@ -224,7 +236,9 @@ public final class Binoban: Sendable {
     /// Uploads what is stored now, after every event accepted before this call is stored. Returns at once,
     /// from synchronous and async code alike (the seed's `flush()`); ``flushAndWait()`` is the one that waits.
     public func flush() {
-        _ = runtime?.intake.requestFlush(waiterID: nil)
+        guard let runtime else { return }
+        if BinobanDebugLog.isEnabled { debugLog.flushRequested(awaited: false) }
+        _ = runtime.intake.requestFlush(waiterID: nil)
     }
 
     /// Uploads everything accepted before this call and returns when it was uploaded or failed for good, or
@@ -236,12 +250,15 @@ public final class Binoban: Sendable {
     @discardableResult
     public func flushAndWait() async -> BinobanFlushResult {
         guard let runtime else { return BinobanFlushResult(outcome: .paused) }
+        if BinobanDebugLog.isEnabled { debugLog.flushRequested(awaited: true) }
         let id = runtime.waiters.makeID()
-        return await runtime.waiters.wait(id: id) {
+        let result = await runtime.waiters.wait(id: id) {
             if !runtime.intake.requestFlush(waiterID: id) {
                 runtime.waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
             }
         }
+        if BinobanDebugLog.isEnabled { debugLog.flushFinished(result) }
+        return result
     }
 
     /// Flushes what it can within `gracePeriod` (a duration measured on the configured clock from this call),
@@ -304,7 +321,7 @@ public final class Binoban: Sendable {
                 name: name, properties: payload, messageId: messageId, timestampMillis: now, to: &bytes)
             head = bytes
         }
-        return runtime.intake.accept { current in
+        let accepted = runtime.intake.accept { current in
             PendingEvent(
                 kind: kind,
                 name: name,
@@ -317,7 +334,14 @@ public final class Binoban: Sendable {
                 encodedHead: head
             )
         }
+        if BinobanDebugLog.isEnabled {
+            debugLog.event(kind, name: name, fieldCount: payload.objectValue?.count ?? 0, accepted: accepted)
+        }
+        return accepted
     }
+
+    /// The instance's debug lines (written only while ``debugLogsEnabled`` is on).
+    private var debugLog: BinobanDebugLog { BinobanDebugLog(logHandler: configuration.logHandler) }
 
     func convert(_ dictionary: [String: Any]) -> JSONValue {
         let conversion = JSONValue.convert(dictionary)

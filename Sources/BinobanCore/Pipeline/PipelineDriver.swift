@@ -13,6 +13,8 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     /// The one timer: the machine's next deadline, or the error reporter's next summary if sooner.
     private var timer = DeadlineTimer<C>()
     private var metrics: BinobanMetricsPublisher?
+    /// The lines written while `Binoban.debugLogsEnabled` is on: each flush's batches, each upload and answer.
+    private let debugLog: BinobanDebugLog
     private var summaryDeadline: C.Instant?
     private var inFlight = 0
     private var started = false
@@ -27,6 +29,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         self.clock = clock
         machine = PipelineMachine(rules: parts.rules, settings: parts.intake.settings)
         metrics = parts.configuration.metricsObserver.map(BinobanMetricsPublisher.init(observer:))
+        debugLog = BinobanDebugLog(logHandler: parts.configuration.logHandler)
     }
 
     /// Opens the storage and starts the machine; a caller arriving while another opens it waits for the opening.
@@ -146,6 +149,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
 
     private func complete(_ input: PipelineInput<C.Instant>) {
         inFlight -= 1
+        if BinobanDebugLog.isEnabled { debugLog.pipelineInput(input) }
         feed(input)
     }
 
@@ -172,6 +176,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         let (wallClock, random) = (parts.configuration.wallClock, parts.configuration.randomSource)
         let request = parts.requestBuilder.request(for: batch, sentAtMillis: wallClock.currentMillisecondsSince1970())
         inFlight += 1
+        if BinobanDebugLog.isEnabled { debugLog.uploadStarted(batch) }
         uploads[id] = Task {
             let started = self.clock.now
             let answer = await PipelineCalls<C.Instant>.upload(

@@ -79,6 +79,8 @@ public final class FalconExecutionReporter: Sendable {
     }
 
     /// Reports that the host removed the surface (view removed or deallocated, SwiftUI unmount).
+    ///
+    /// A placement that had loaded gets `onUnload`: it was removed from the UI.
     public func hostTeardown() {
         send(.hostTeardown)
     }

@@ -47,11 +47,11 @@ package struct FalconExecutionStateMachine: Sendable {
         case closing
         /// Overlay only: failed; waiting for the dismissal before `onError`.
         case failing
-        /// Terminal: removed from the UI.
+        /// Terminal: removed from the UI after it was on screen (`onUnload` delivered).
         case unloaded
         /// Terminal: failed (`onError` delivered).
         case failed
-        /// Terminal: superseded or torn down by the host.
+        /// Terminal: superseded or torn down by the host before it reached the screen.
         case cancelled
 
         /// Whether no further input has any effect.
@@ -433,20 +433,29 @@ package struct FalconExecutionStateMachine: Sendable {
         emit(.finished)
     }
 
+    /// Host teardown, supersede or a released surface. A placement that is on screen — an inline one that has
+    /// loaded, an overlay whose presentation completed — is removed from the UI, so it gets `onUnload` (without
+    /// `completed`: nobody engaged with it); one that never reached the screen ends silently, with only its
+    /// pending `hide` (Docs/Decisions/0111).
     private mutating func cancel() {
         switch state {
         case .idle:
             state = .cancelled
             emit(.finished)
         case .presenting, .loading, .loaded:
+            let onScreen = state == .loaded || (surface == .overlay && state == .loading)
             cancelTimers()
             switch surface {
             case .inline: emit(.renderer(.teardown))
             case .overlay: emit(.dismissOverlay)
             }
             if shown { hide() }
-            state = .cancelled
-            emit(.finished)
+            if onScreen {
+                unloaded(completed: false)
+            } else {
+                state = .cancelled
+                emit(.finished)
+            }
         default:
             break  // Closing/Failing: the dismissal in flight finishes the execution.
         }

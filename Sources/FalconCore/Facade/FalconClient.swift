@@ -21,6 +21,9 @@ public final class FalconClient: Sendable {
     public let dependencies: FalconClientDependencies
 
     private let state = LockedValue(ClientState())
+    /// The host's diagnostics delegate, which is not `Sendable`: it is only stored and read here and called from
+    /// executor jobs (one at a time, outside every lock), never from two threads at once.
+    private let delegate = LockedValue<(any FalconDiagnosticsDelegate)?>(nil)
     /// The armed timers of each execution, by execution id (hashing one integer, not a key of two fields).
     private let timers = LockedValue([UInt64: ArmedTimers]())
     private let metrics: FalconMetrics
@@ -59,9 +62,11 @@ public final class FalconClient: Sendable {
     public var isInitialized: Bool { state.withLock { $0.apiKey != nil } }
 
     /// Receives every diagnostic on the executor; held strongly. `nil` by default.
+    ///
+    /// The delegate need not be `Sendable`: the client calls it only from executor jobs, one at a time.
     public var diagnosticsDelegate: (any FalconDiagnosticsDelegate)? {
-        get { state.withLock { $0.delegate } }
-        set { state.withLock { $0.delegate = newValue } }
+        get { delegate.withLock { $0 } }
+        set { delegate.withLock { $0 = newValue } }
     }
 
     /// How many executions have not reached a terminal state (their closures are still held).
@@ -399,7 +404,7 @@ public final class FalconClient: Sendable {
             layoutId: execution.diagnosticLayoutId
         )
         dependencies.executor.enqueue { [weak self] in
-            self?.state.withLock({ $0.delegate })?.falconDidEncounter(diagnostic)
+            self?.delegate.withLock({ $0 })?.falconDidEncounter(diagnostic)
         }
         guard code != .initNotCalled, let target = execution.beaconTarget else { return }
         let beacon = FalconBeacon(
@@ -573,7 +578,6 @@ extension FalconClient {
         var config = FalconConfig()
         /// Where `config` sends beacons: `nil` when they are disabled or the URL is not `http(s)`.
         var beaconTarget: URL?
-        var delegate: (any FalconDiagnosticsDelegate)?
         var eventHandlers: [String: @Sendable (FalconEvent) -> Void] = [:]
         var executions: [UInt64: Execution] = [:]
         var surfaces: [ObjectIdentifier: UInt64] = [:]

@@ -2,7 +2,7 @@
 ///
 /// Returned by `executeOnNextTurn(attributes:placement:…)` on ``Falcon`` and ``FalconClient``.
 /// ``cancel()`` before that turn means nothing at all happens (not even `onShouldShowLoadingIndicator`);
-/// after it, `cancel()` is a host teardown (silent except for a pending hide).
+/// after it, `cancel()` is a host teardown (`onUnload` if the placement had loaded, else only a pending hide).
 public final class FalconPendingExecution: Sendable {
     private enum Phase {
         case waiting

@@ -50,8 +50,15 @@ public struct FalconDiagnostic: Sendable, Hashable {
 /// Receives every ``FalconDiagnostic`` on the host executor.
 ///
 /// Set ``Falcon/diagnosticsDelegate`` once at launch. The SDK holds the delegate strongly. Setting it changes
-/// nothing else about the SDK's behaviour. Conforming types must be `Sendable` (a `final class` or a struct).
-public protocol FalconDiagnosticsDelegate: Sendable {
+/// nothing else about the SDK's behaviour.
+///
+/// The protocol does not require `Sendable`, so the seed's `class MyDiagnosticsHandler: FalconDiagnosticsDelegate`
+/// compiles as written (a non-final class, with state of its own if it likes), and the app may keep a reference to
+/// it. The SDK calls ``falconDidEncounter(_:)`` only from jobs on the client's ``FalconExecutor`` — one call at a
+/// time, never concurrently, in the order of the failures — which on Apple platforms is the main queue, where a
+/// UIKit or SwiftUI app creates and reads its delegate (Docs/Decisions/0405). Read the delegate's own state on
+/// that executor too.
+public protocol FalconDiagnosticsDelegate {
     /// Called once for each failure, before that failure's `onError`.
     func falconDidEncounter(_ diagnostic: FalconDiagnostic)
 }

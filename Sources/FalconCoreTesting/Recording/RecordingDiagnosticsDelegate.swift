@@ -1,5 +1,5 @@
 /// A diagnostics delegate that keeps every diagnostic in memory.
-public final class RecordingDiagnosticsDelegate: FalconDiagnosticsDelegate {
+public final class RecordingDiagnosticsDelegate: FalconDiagnosticsDelegate, Sendable {
     private let recorded = LockedValue([FalconDiagnostic]())
 
     /// Creates an empty delegate.

@@ -57,6 +57,37 @@ struct PushCategoryRegistryTests {
         #expect(installed.map(\.identifier) == ["host", "binoban.actions.old-b", "binoban.actions.new"])
     }
 
+    @Test("With an in-use report, only categories no shown notification uses are evicted, oldest first")
+    func inUseCategoriesAreNeverEvicted() {
+        var registry = NotificationCategoryRegistry(binobanCategoryLimit: 3)
+        var installed = [NotificationCategory(identifier: "host")]
+        for index in 0..<3 { installed = registry.merge(binoban("n\(index)"), into: installed, inUse: []) }
+        // n0 and n1 are shown, n2 was cleared: n2 goes although n0 is older.
+        let inUse: Set = ["binoban.actions.n0", "binoban.actions.n1"]
+        installed = registry.merge(binoban("n3"), into: installed, inUse: inUse)
+        #expect(
+            installed.map(\.identifier) == ["host", "binoban.actions.n0", "binoban.actions.n1", "binoban.actions.n3"])
+        // Every one in use (n3 too): the set grows past the limit instead of removing buttons.
+        installed = registry.merge(binoban("n4"), into: installed, inUse: inUse.union(["binoban.actions.n3"]))
+        #expect(installed.count == 1 + 4)
+        // Cleared again: back to the limit, the least recently merged unused ones first.
+        installed = registry.merge(binoban("n5"), into: installed, inUse: ["binoban.actions.n1"])
+        #expect(
+            installed.map(\.identifier) == ["host", "binoban.actions.n1", "binoban.actions.n4", "binoban.actions.n5"])
+        // Without a report, the plain cap.
+        installed = registry.merge(binoban("n6"), into: installed, inUse: nil)
+        #expect(
+            installed.map(\.identifier) == ["host", "binoban.actions.n4", "binoban.actions.n5", "binoban.actions.n6"])
+    }
+
+    @Test("An unknown installed category (a previous launch) still in use survives; unused ones go first")
+    func unknownInstalledInUseSurvives() {
+        var registry = NotificationCategoryRegistry(binobanCategoryLimit: 2)
+        let previousLaunch = [binoban("old-b"), binoban("old-a"), binoban("old-c")]
+        let installed = registry.merge(binoban("new"), into: previousLaunch, inUse: ["binoban.actions.old-a"])
+        #expect(installed.map(\.identifier) == ["binoban.actions.old-a", "binoban.actions.new"])
+    }
+
     @Test("A host category merged through the registry replaces only its namesake and is never capped")
     func hostCategoryMerge() {
         var registry = NotificationCategoryRegistry(binobanCategoryLimit: 1)

@@ -32,7 +32,9 @@ private struct RecipePresenter {
 
     mutating func install(_ request: NotificationDisplayRequest) {
         let installed = center.notificationCategories()
-        let merged = registry.merge(request.category, into: Array(installed), identifier: \.identifier) { category in
+        let merged = registry.merge(
+            request.category, into: Array(installed), inUse: request.categoriesInUse, identifier: \.identifier
+        ) { category in
             FakePlatformCategory(
                 identifier: category.identifier,
                 actions: category.actions.map(\.identifier),
@@ -195,5 +197,34 @@ struct PushSeedRulesTests {
         #expect(report.interactions.map(\.reason) == (1...total).map { String($0) })
         #expect(Set(report.interactions.map(\.notificationUuid)).count == total)
         #expect(target.eventNames.count == total)
+    }
+
+    /// An app's handler in the seed's shape that remembers what it routed, for the app to read.
+    class RoutingHandler: DefaultNotificationInteractionHandler {
+        var routed: [String] = []
+
+        override func onNotificationInteraction(interaction: NotificationInteraction) {
+            super.onNotificationInteraction(interaction: interaction)
+            if let uri = interaction.uri { routed.append(uri) }
+        }
+    }
+
+    @Test("An app keeps a reference to its handler, reads what it routed, and installs the same one again")
+    func appKeepsItsHandler() {
+        let (notifications, target, _) = makeAttachedLayer()
+        let manager = notifications.interactionManager
+        let handler = RoutingHandler(notifications: notifications)
+        manager.setHandler(handler: handler)
+        notifications.onDidReceiveForwarded(userInfo: binobanUserInfo(uuid: "a"), actionId: nil, dismissed: false)
+        #expect(handler.routed == ["app://main"])
+        manager.resetToDefault()
+        notifications.onDidReceiveForwarded(userInfo: binobanUserInfo(uuid: "b"), actionId: nil, dismissed: false)
+        manager.setHandler(handler: handler)
+        manager.setHandler(handler: handler)
+        notifications.onDidReceiveForwarded(userInfo: binobanUserInfo(uuid: "c"), actionId: nil, dismissed: false)
+        #expect(handler.routed == ["app://main", "app://main"])
+        // super kept the tracking for all three; the default handler tracked the one in between.
+        #expect(target.eventNames == Array(repeating: "bb_notification_clicked", count: 3))
+        #expect(manager.drainPendingInteractions().map(\.notificationUuid) == ["b"])
     }
 }

@@ -176,6 +176,19 @@ struct FalconExecutionModelTests {
             for problem in check(execution.timeline.entries, hasLayout: execution.layoutId != nil) {
                 problems.append("execution \(index + 1): \(problem) in \(execution.timeline.entries)")
             }
+            // Inline: an execution a later one superseded has ended; if it loaded and did not fail, it was removed
+            // from the UI and got onUnload (Docs/Decisions/0111).
+            if !isOverlay {
+                let names = execution.timeline.entries.compactMap { entry -> String? in
+                    if case .callback(let name) = entry { return name.hasPrefix("onError") ? "onError" : name }
+                    return nil
+                }
+                if index < executions.count - 1, names.contains("onLoad"), !names.contains("onError"),
+                    !names.contains("onUnload")
+                {
+                    problems.append("execution \(index + 1): loaded, ended without failure, and no onUnload")
+                }
+            }
         }
         let errorCount = executions.map { $0.timeline.entries.filter(isError).count }.reduce(0, +)
         let diagnostics = delegate.diagnostics

@@ -324,28 +324,46 @@ struct FalconExecutionStateMachineTests {
                 .callback(.hideLoadingIndicator), .finished,
             ])
         #expect(loading.state == .cancelled)
+        // A loaded placement whose surface is released was removed from the UI: onUnload, not completed.
         var loaded = Self.loaded(.inline)
-        #expect(loaded.handle(.surfaceReleased, at: Self.t0) == [.renderer(.teardown), .finished])
+        #expect(loaded.handle(.surfaceReleased, at: Self.t0) == [.renderer(.teardown), .callback(.unload), .finished])
+        #expect(loaded.state == .unloaded)
     }
 
     @Test(arguments: [Machine.Input.hostTeardown, .superseded])
-    func cancellationIsSilentExceptThePendingHide(_ input: Machine.Input) {
+    func cancellationBeforeTheScreenIsSilentExceptThePendingHide(_ input: Machine.Input) {
         var loading = Self.loading(.inline)
         #expect(
             loading.handle(input, at: Self.t0)
                 == [.cancelTimer(.loadTimeout), .renderer(.teardown), .callback(.hideLoadingIndicator), .finished]
         )
         #expect(loading.state == .cancelled)
-        var loaded = Self.loaded(.inline)
-        #expect(loaded.handle(input, at: Self.t0) == [.renderer(.teardown), .finished])
-        var overlay = Self.loading(.overlay)
-        #expect(
-            overlay.handle(input, at: Self.t0) == [
-                .cancelTimer(.loadTimeout), .dismissOverlay, .callback(.hideLoadingIndicator), .finished,
-            ])
         var pending = Machine(surface: .inline)
         #expect(pending.handle(input, at: .zero) == [.finished])
         #expect(pending.handle(.start(.ready(Self.url)), at: .zero).isEmpty)
+    }
+
+    /// The seed: `onUnload` is "called when the placement is removed from the UI". A placement on screen that the
+    /// host tears down (or supersedes) is removed from it; nobody engaged with it, so no `completed`.
+    @Test(arguments: [Machine.Input.hostTeardown, .superseded, .surfaceReleased])
+    func removingAPlacementFromTheScreenUnloadsIt(_ input: Machine.Input) {
+        var inline = Self.loaded(.inline)
+        #expect(inline.handle(input, at: Self.t0) == [.renderer(.teardown), .callback(.unload), .finished])
+        #expect(inline.state == .unloaded)
+        #expect(inline.handle(.bridge(.close), at: Self.t0).isEmpty)
+        // Released before it settled: the machine warns first (the overlay's web view is the SDK's own).
+        var early: [Machine.Action] = []
+        if case .surfaceReleased = input { early = [.warnSurfaceReleasedEarly] }
+        var overlayLoading = Self.loading(.overlay)
+        #expect(
+            overlayLoading.handle(input, at: Self.t0) == early + [
+                .cancelTimer(.loadTimeout), .dismissOverlay, .callback(.hideLoadingIndicator), .callback(.unload),
+                .finished,
+            ])
+        #expect(overlayLoading.state == .unloaded)
+        var overlayLoaded = Self.loaded(.overlay)
+        #expect(overlayLoaded.handle(input, at: Self.t0) == [.dismissOverlay, .callback(.unload), .finished])
+        #expect(overlayLoaded.handle(.overlayDismissed(external: false), at: Self.t0).isEmpty)
     }
 
     @Test func presentingOverlayCanBeDismissedOrTornDown() {

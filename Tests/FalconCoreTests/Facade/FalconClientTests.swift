@@ -261,7 +261,7 @@ struct FalconClientTests {
 
     // MARK: Surfaces and overlays
 
-    @Test func newExecuteOnTheSameSurfaceSupersedesSilently() {
+    @Test func newExecuteOnTheSameSurfaceSupersedesALoadingPlacementSilently() {
         let rig = Self.rig()
         let surface = rig.renderer([.init(at: .seconds(1), .loaded(height: 50))])
         rig.execute(Self.attributes, placement: .inline(surface))
@@ -273,19 +273,45 @@ struct FalconClientTests {
         #expect(rig.client.activeExecutionCount == 1)
     }
 
-    @Test func hostTeardownCancelsSilently() {
+    /// The seed: `onUnload` is "called when the placement is removed from the UI" — the host removing a loaded
+    /// placement is such a removal (Docs/Decisions/0111). Nobody engaged with it: no `placementCompleted`.
+    @Test func hostTeardownOfALoadedPlacementCallsOnUnload() {
         let rig = Self.rig()
         let surface = rig.renderer([
             .init(at: .milliseconds(10), .loaded(height: 50)), .init(at: .seconds(1), .hostTeardown),
         ])
         rig.execute(Self.attributes, placement: .inline(surface))
         rig.clock.advance(by: .seconds(30))
-        #expect(rig.timeline.entries == [Self.show, Self.hide, .callback("onLoad")])
+        #expect(rig.timeline.entries == [Self.show, Self.hide, .callback("onLoad"), .callback("onUnload")])
         #expect(surface.commands.last == .teardown)
         #expect(rig.client.activeExecutionCount == 0)
         surface.play(.close)
         rig.executor.runAll()
-        #expect(rig.timeline.entries.count == 3)
+        #expect(rig.timeline.entries.count == 4)
+    }
+
+    @Test func hostTeardownBeforeTheLoadIsSilentExceptThePendingHide() {
+        let rig = Self.rig()
+        let surface = rig.renderer([.init(at: .seconds(1), .hostTeardown), .init(at: .seconds(2), .loaded(height: 5))])
+        rig.execute(Self.attributes, placement: .inline(surface))
+        rig.clock.advance(by: .seconds(30))
+        #expect(rig.timeline.entries == [Self.show, Self.hide])
+        #expect(rig.client.activeExecutionCount == 0)
+    }
+
+    @Test func aNewExecuteOverALoadedPlacementUnloadsTheOldOneFirst() {
+        let rig = Self.rig()
+        let surface = rig.renderer([.init(at: .milliseconds(10), .loaded(height: 50))])
+        rig.execute(Self.attributes, placement: .inline(surface))
+        rig.clock.advance(by: .seconds(1))
+        rig.execute(Self.attributes, placement: .inline(surface))
+        rig.executor.runAll()
+        #expect(
+            Array(rig.timeline.entries.prefix(5)) == [
+                Self.show, Self.hide, .callback("onLoad"), .callback("onUnload"), Self.show,
+            ])
+        #expect(rig.timeline.entries.filter { $0 == .callback("onUnload") }.count == 1)
+        #expect(rig.client.activeExecutionCount == 1)
     }
 
     @Test func theSDKDoesNotKeepAReleasedSurfaceAlive() {

@@ -6,7 +6,7 @@ import Testing
 /// touch the shared client (tests run in parallel in one process).
 @Suite("Facade parity with the seed")
 struct FalconFacadeTests {
-    final class MyDiagnosticsHandler: FalconDiagnosticsDelegate {
+    class MyDiagnosticsHandler: FalconDiagnosticsDelegate {
         func falconDidEncounter(_ diagnostic: FalconDiagnostic) {
             _ = diagnostic.code.rawValue
         }

@@ -40,7 +40,7 @@ enum PortingGuideSnippets {
 
     // MARK: Falcon
 
-    final class MyDiagnosticsHandler: FalconDiagnosticsDelegate {
+    class MyDiagnosticsHandler: FalconDiagnosticsDelegate {
         func falconDidEncounter(_ diagnostic: FalconDiagnostic) {
             MyErrorTracker.capture(diagnostic.code.rawValue)
         }

@@ -9,16 +9,24 @@
 /// - host categories (identifiers without ``binobanIdentifierPrefix``) are kept exactly, never removed;
 /// - the SDK shares one category per distinct button set (``identifier(forActions:)``), so their number grows
 ///   with the distinct button layouts, not with notifications;
-/// - SDK categories are capped at ``binobanCategoryLimit`` distinct button sets (64 by default); only beyond
-///   that are the least recently used removed, and installed SDK categories this registry has not seen count as
-///   older than any it has.
+/// - SDK categories are kept to ``binobanCategoryLimit`` distinct button sets (64 by default) by removing the
+///   least recently used ones that **no notification still uses**: a category named in `inUse` (the request's
+///   ``NotificationDisplayRequest/categoriesInUse``, which the presenter reports through
+///   ``NotificationPresenter/categoriesInUse()``) is never removed. When every SDK category is in use the set
+///   grows past the limit instead — bounded by the notifications the platform still shows — and shrinks back to
+///   the limit at the next merges as they are cleared. Installed SDK categories this registry has not seen (a
+///   previous launch) count as older than any it has.
+/// - Without an in-use report (`inUse` `nil`: a presenter that cannot tell) the least recently used beyond the
+///   limit are removed, in use or not.
 ///
 /// A value type with no I/O: a presenter keeps one (behind its own lock or actor) and writes the result back.
 ///
 /// ```swift
 /// var registry = NotificationCategoryRegistry()
 /// let installed = await center.notificationCategories()  // Set<UNNotificationCategory>
-/// let merged = registry.merge(request.category, into: Array(installed), identifier: \.identifier) { category in
+/// let merged = registry.merge(
+///     request.category, into: Array(installed), inUse: request.categoriesInUse, identifier: \.identifier
+/// ) { category in
 ///     makePlatformCategory(category)  // UNNotificationCategory(identifier:actions:…)
 /// }
 /// center.setNotificationCategories(Set(merged))
@@ -69,17 +77,36 @@ public struct NotificationCategoryRegistry: Sendable, Hashable {
         return actionsIdentifierPrefix + String(repeating: "0", count: 16 - hex.utf8.count) + hex
     }
 
+    /// Returns `installed` with `category` merged in, working on the platform's own category values, without
+    /// knowing which categories are in use; see ``merge(_:into:inUse:identifier:make:)``, which never removes one
+    /// that is.
+    public mutating func merge<Installed>(
+        _ category: NotificationCategory,
+        into installed: [Installed],
+        identifier: (Installed) -> String,
+        make: (NotificationCategory) -> Installed
+    ) -> [Installed] {
+        merge(category, into: installed, inUse: nil, identifier: identifier, make: make)
+    }
+
     /// Returns `installed` with `category` merged in, working on the platform's own category values: every
     /// installed value that stays is returned as it was given (with its buttons); only `category` is built, with
     /// `make`, and it replaces its namesake.
     ///
     /// Host categories come first in their installed order, then SDK categories from least to most recently
-    /// merged, at most ``binobanCategoryLimit`` of them.
+    /// merged. Beyond ``binobanCategoryLimit`` SDK categories, the least recently merged ones that are not in
+    /// `inUse` are removed until the limit is met; those in `inUse` (and `category`) always stay, so when every
+    /// one is in use the result holds more than the limit. With `inUse` `nil` the least recently merged beyond
+    /// the limit are removed whatever uses them.
     ///
-    /// - Complexity: O(n + k²) for n installed categories and k SDK categories (k ≤ the limit).
+    /// - Parameters:
+    ///   - inUse: The identifiers of the categories notifications still shown use (the request's
+    ///     ``NotificationDisplayRequest/categoriesInUse``), or `nil` when unknown.
+    /// - Complexity: O(n + k²) for n installed categories and k SDK categories.
     public mutating func merge<Installed>(
         _ category: NotificationCategory,
         into installed: [Installed],
+        inUse: Set<String>?,
         identifier: (Installed) -> String,
         make: (NotificationCategory) -> Installed
     ) -> [Installed] {
@@ -107,17 +134,45 @@ public struct NotificationCategoryRegistry: Sendable, Hashable {
         let unknown = binobanCategories.keys.filter { $0 != category.identifier && !recency.contains($0) }.sorted()
         var order = unknown + recency.filter { binobanCategories[$0] != nil && $0 != category.identifier }
         order.append(category.identifier)
-        if order.count > binobanCategoryLimit { order.removeFirst(order.count - binobanCategoryLimit) }
+        if order.count > binobanCategoryLimit {
+            if let inUse {
+                // Oldest first, skip what a shown notification uses (and the new category, last in `order`).
+                var excess = order.count - binobanCategoryLimit
+                var kept: [String] = []
+                kept.reserveCapacity(order.count)
+                for id in order {
+                    if excess > 0, id != category.identifier, !inUse.contains(id) {
+                        excess -= 1
+                    } else {
+                        kept.append(id)
+                    }
+                }
+                order = kept
+            } else {
+                order.removeFirst(order.count - binobanCategoryLimit)
+            }
+        }
         recency = order
         return hostCategories + order.compactMap { binobanCategories[$0] }
     }
 
     /// Returns `installed` with `category` merged in, for installed categories held as ``NotificationCategory``
-    /// values (tests, or a platform layer that keeps them so); see ``merge(_:into:identifier:make:)``.
+    /// values (tests, or a platform layer that keeps them so), without knowing which are in use; see
+    /// ``merge(_:into:inUse:identifier:make:)``.
     public mutating func merge(
         _ category: NotificationCategory,
         into installed: [NotificationCategory]
     ) -> [NotificationCategory] {
-        merge(category, into: installed, identifier: \.identifier) { $0 }
+        merge(category, into: installed, inUse: nil, identifier: \.identifier) { $0 }
+    }
+
+    /// Returns `installed` with `category` merged in, for installed categories held as ``NotificationCategory``
+    /// values, never removing one named in `inUse`; see ``merge(_:into:inUse:identifier:make:)``.
+    public mutating func merge(
+        _ category: NotificationCategory,
+        into installed: [NotificationCategory],
+        inUse: Set<String>?
+    ) -> [NotificationCategory] {
+        merge(category, into: installed, inUse: inUse, identifier: \.identifier) { $0 }
     }
 }

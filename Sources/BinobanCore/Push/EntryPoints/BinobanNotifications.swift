@@ -22,6 +22,9 @@ public final class BinobanNotifications: Sendable {
         var presenter: any NotificationPresenter
         var configuration: NotificationPlatformConfigurationIos?
         var delivered: RecentNotificationIDs
+        /// The latest display: the next one starts after it returned, so displays reach the presenter one at a
+        /// time, in arrival order, and each in-use report is current when its merge happens.
+        var lastDisplay: Task<Void, Never>?
     }
 
     /// The interaction manager of this layer (``NotificationInteractionManager/shared`` for ``shared``).
@@ -164,6 +167,11 @@ public final class BinobanNotifications: Sendable {
     /// Does not report delivered: that comes from `onWillPresentForwarded(userInfo:)`. Nothing is displayed
     /// before ``initializeNotifications(configuration:)`` (reported). A presenter failure dispatches a
     /// `FAILED` interaction with the presenter's reason. Returns at once; await the task for the outcome.
+    ///
+    /// Displays reach the presenter one at a time, in the order the pushes arrived: each asks the presenter
+    /// which categories are in use (``NotificationPresenter/categoriesInUse()``), hands the answer over in the
+    /// request, and waits for ``NotificationPresenter/display(_:)`` to return before the next one starts, so
+    /// the presenter's read–merge–write of the category set never interleaves (Docs/Decisions/0408).
     @discardableResult
     public func onApplicationDidReceiveRemoteNotification(userInfo: JSONValue) -> Task<NotificationDisplayResult, Never>
     {
@@ -191,24 +199,43 @@ public final class BinobanNotifications: Sendable {
             received: userInfo.value,
             soundName: configuration.notificationSoundName
         )
-        return Task { [sink, interactionManager] in
-            let result = await presenter.display(request)
-            if case .failed(let reason) = result.outcome {
-                sink.report(
-                    NotificationDiagnostic(
-                        code: .displayFailed, message: "the presenter could not display a notification")
-                )
-                interactionManager.dispatch(
-                    NotificationInteraction(
-                        notificationUuid: payload.notificationUuid,
-                        type: .failed,
-                        customData: payload.customData,
-                        reason: reason
-                    )
-                )
+        return state.withLock { state in
+            let previous = state.lastDisplay
+            let display = Task { [sink, interactionManager] in
+                await previous?.value
+                var current = request
+                current.categoriesInUse = await presenter.categoriesInUse()
+                return await Self.display(
+                    current, of: payload, with: presenter, sink: sink, interactionManager: interactionManager)
             }
-            return result
+            state.lastDisplay = Task { _ = await display.value }
+            return display
         }
+    }
+
+    /// One display, with the `FAILED` interaction and the diagnostic of a failure.
+    private static func display(
+        _ request: NotificationDisplayRequest,
+        of payload: BinobanPushPayload,
+        with presenter: any NotificationPresenter,
+        sink: NotificationEventSink,
+        interactionManager: NotificationInteractionManager
+    ) async -> NotificationDisplayResult {
+        let result = await presenter.display(request)
+        if case .failed(let reason) = result.outcome {
+            sink.report(
+                NotificationDiagnostic(code: .displayFailed, message: "the presenter could not display a notification")
+            )
+            interactionManager.dispatch(
+                NotificationInteraction(
+                    notificationUuid: payload.notificationUuid,
+                    type: .failed,
+                    customData: payload.customData,
+                    reason: reason
+                )
+            )
+        }
+        return result
     }
 
     /// Reports `DELIVERED` for a notification presented in the foreground (from

@@ -4,10 +4,10 @@
 /// tracking. A handler that conforms to this protocol directly replaces the tracking: delivered and clicked
 /// events stop. The call must return promptly; hop to your own queue or actor for UI work.
 ///
-/// The protocol does not require `Sendable`: ``NotificationInteractionManager/setHandler(handler:)`` takes the
-/// handler as a `sending` value and calls it one interaction at a time, never concurrently, on the thread of
-/// whichever forward is delivering (Docs/Decisions/0405). A handler with mutable state therefore needs no lock
-/// of its own.
+/// The protocol does not require `Sendable`: ``NotificationInteractionManager/setHandler(handler:)`` takes any
+/// handler (the app may keep a reference to it) and calls it one interaction at a time, never concurrently, on the
+/// thread of whichever forward is delivering (Docs/Decisions/0405). A handler with mutable state therefore needs
+/// no lock for the SDK's calls; an app reads that state on the thread it forwards on (the main thread).
 public protocol NotificationInteractionHandler {
     /// Called once for each interaction dispatched while this handler is installed.
     func onNotificationInteraction(interaction: NotificationInteraction)
@@ -29,8 +29,8 @@ public protocol NotificationInteractionHandler {
 /// ```
 ///
 /// The class is not `Sendable`, so a subclass compiles under Swift 6 strict concurrency exactly as in the seed,
-/// without restating a conformance: the manager takes the handler as a `sending` value and never calls it
-/// concurrently (Docs/Decisions/0405).
+/// without restating a conformance: the manager takes any handler and never calls it concurrently
+/// (Docs/Decisions/0405).
 open class DefaultNotificationInteractionHandler: NotificationInteractionHandler {
     private let sink: NotificationEventSink
 
@@ -55,7 +55,7 @@ open class DefaultNotificationInteractionHandler: NotificationInteractionHandler
     }
 }
 
-/// Explicitly not `Sendable`: a handler belongs to the manager it is installed in, which calls it one interaction at
-/// a time (``NotificationInteractionManager/setHandler(handler:)`` takes it as `sending`).
+/// Explicitly not `Sendable`: the manager it is installed in calls it one interaction at a time, on the forwarding
+/// thread (``NotificationInteractionManager/setHandler(handler:)``).
 @available(*, unavailable)
 extension DefaultNotificationInteractionHandler: Sendable {}

@@ -16,48 +16,46 @@
 /// Thread-safe: handlers may be installed, and interactions dispatched, from any task or thread. Handlers are
 /// called one interaction at a time, in dispatch order, never concurrently and never inside a lock: a forward
 /// that arrives while another thread is delivering is handed to that thread, and one made from inside a handler
-/// is delivered right after the handler returns. So a handler needs no `Sendable` conformance and no lock.
+/// is delivered right after the handler returns. So a handler needs no `Sendable` conformance and no lock for
+/// the SDK's calls. It runs on the thread of the forward that delivers it — in an app, the main thread the
+/// `UNUserNotificationCenterDelegate` callbacks arrive on — so an app that keeps a reference to its handler
+/// reads what it routed there.
 public final class NotificationInteractionManager: Sendable {
     /// The manager of ``BinobanNotifications/shared``.
     public static let shared = BinobanNotifications.shared.interactionManager
 
-    /// Owns a handler. Unchecked because handlers are not `Sendable`: the box is created from a `sending` value
-    /// and its handler is only called by the single delivering thread (``State/delivering``), whose turns are
-    /// ordered by the manager's lock.
-    private final class HandlerBox: @unchecked Sendable {
-        let handler: any NotificationInteractionHandler
-
-        init(_ handler: sending any NotificationInteractionHandler) {
-            self.handler = handler
-        }
-    }
-
-    private struct State: Sendable {
-        var appHandler: HandlerBox?
+    /// The manager's state, handlers included. Handlers are not `Sendable`, so neither is this: it lives only
+    /// inside the manager's lock, and a handler taken out of it is called only by the single delivering thread
+    /// (``delivering``), whose turns the lock orders (Docs/Decisions/0405).
+    private struct State {
+        let defaultHandler: any NotificationInteractionHandler
+        var appHandler: (any NotificationInteractionHandler)?
         var replay: DropOldestBuffer<NotificationInteraction>
         /// Interactions waiting for delivery, with the handler chosen when each was dispatched.
-        var inbox: [(HandlerBox, NotificationInteraction)] = []
+        var inbox: [(any NotificationInteractionHandler, NotificationInteraction)] = []
         var inboxHead = 0
         /// Whether a thread is delivering the inbox.
         var delivering = false
     }
 
-    private let defaultHandler: HandlerBox
     private let state: LockedValue<State>
 
-    init(defaultHandler: sending DefaultNotificationInteractionHandler, replayCapacity: Int) {
-        self.defaultHandler = HandlerBox(defaultHandler)
-        state = LockedValue(State(appHandler: nil, replay: DropOldestBuffer(capacity: replayCapacity)))
+    init(defaultHandler: DefaultNotificationInteractionHandler, replayCapacity: Int) {
+        state = LockedValue(
+            State(defaultHandler: defaultHandler, appHandler: nil, replay: DropOldestBuffer(capacity: replayCapacity)))
     }
 
     /// Installs `handler`; later interactions go to it instead of the default handler.
     ///
-    /// The handler is `sending`: the manager owns it from now on (a `Sendable` handler can still be shared).
-    /// Buffered interactions stay buffered until ``drainPendingInteractions()``.
-    public func setHandler(handler: sending any NotificationInteractionHandler) {
-        let isDefault = (handler as AnyObject) === defaultHandler.handler as AnyObject
-        let box = isDefault ? nil : HandlerBox(handler)
-        state.withLock { $0.appHandler = box }
+    /// The app may keep its own reference to the handler (to read what it routed) and install the same one
+    /// again: the manager calls it one interaction at a time, on the thread of the forward that delivers it.
+    /// Installing the manager's own default handler is the same as ``resetToDefault()``. Buffered interactions
+    /// stay buffered until ``drainPendingInteractions()``.
+    public func setHandler(handler: any NotificationInteractionHandler) {
+        state.withLock { state in
+            let isDefault = (handler as AnyObject) === (state.defaultHandler as AnyObject)
+            state.appHandler = isDefault ? nil : handler
+        }
     }
 
     /// Restores the default, tracking-only handler.
@@ -77,12 +75,12 @@ public final class NotificationInteractionManager: Sendable {
     /// the installed handler, one interaction at a time.
     func dispatch(_ interaction: NotificationInteraction) {
         let shouldDeliver = state.withLock { state -> Bool in
-            let handler: HandlerBox
+            let handler: any NotificationInteractionHandler
             if let appHandler = state.appHandler {
                 handler = appHandler
             } else {
                 state.replay.append(interaction)
-                handler = defaultHandler
+                handler = state.defaultHandler
             }
             state.inbox.append((handler, interaction))
             if state.delivering { return false }
@@ -91,12 +89,12 @@ public final class NotificationInteractionManager: Sendable {
         }
         guard shouldDeliver else { return }
         while let (handler, next) = nextDelivery() {
-            handler.handler.onNotificationInteraction(interaction: next)
+            handler.onNotificationInteraction(interaction: next)
         }
     }
 
     /// The next queued delivery, or `nil` (and the delivering turn ends) when the inbox is empty.
-    private func nextDelivery() -> (HandlerBox, NotificationInteraction)? {
+    private func nextDelivery() -> (any NotificationInteractionHandler, NotificationInteraction)? {
         state.withLock { state in
             guard state.inboxHead < state.inbox.count else {
                 state.inbox.removeAll(keepingCapacity: true)

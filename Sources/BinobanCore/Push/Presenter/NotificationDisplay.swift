@@ -15,8 +15,12 @@ public struct NotificationDisplayRequest: Sendable, Hashable {
     /// Firebase's kept), with the Binoban fields normalized and each button's uri stashed under its action id so
     /// that a button tap resolves to that button's target.
     public var userInfo: JSONValue
+    /// The categories that notifications still shown use, as the presenter reported them
+    /// (``NotificationPresenter/categoriesInUse()``) right before this display; `nil` when it cannot tell. Pass
+    /// it to ``NotificationCategoryRegistry/merge(_:into:inUse:identifier:make:)``.
+    public var categoriesInUse: Set<String>?
 
-    /// Creates a display request.
+    /// Creates a display request without an in-use report (``categoriesInUse`` `nil`).
     public init(
         notificationUuid: String,
         title: String?,
@@ -25,12 +29,28 @@ public struct NotificationDisplayRequest: Sendable, Hashable {
         category: NotificationCategory,
         userInfo: JSONValue
     ) {
+        self.init(
+            notificationUuid: notificationUuid, title: title, body: body, soundName: soundName, category: category,
+            userInfo: userInfo, categoriesInUse: nil)
+    }
+
+    /// Creates a display request.
+    public init(
+        notificationUuid: String,
+        title: String?,
+        body: String?,
+        soundName: String?,
+        category: NotificationCategory,
+        userInfo: JSONValue,
+        categoriesInUse: Set<String>?
+    ) {
         self.notificationUuid = notificationUuid
         self.title = title
         self.body = body
         self.soundName = soundName
         self.category = category
         self.userInfo = userInfo
+        self.categoriesInUse = categoriesInUse
     }
 }
 
