@@ -68,6 +68,56 @@ struct SendCheckpointFileTests {
         #expect(try Data(contentsOf: target) == Data(#"{"format":1,"linesStored":2,"inputHash":"0"}"#.utf8))
     }
 
+    @Test func aSecondSendOnTheSameStorageIsRefusedWith73WhileTheFirstRuns() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = LoopbackHTTPServer(responder: .always(.ok))
+        let port = try server.start()
+        defer { server.stop() }
+        let arguments = [
+            "binoban", "send", "--progress", "plain", "--storage", directory.url.path, "--api-host",
+            "http://127.0.0.1:\(port)", "--api-key", "K", "--source", "S", "-",
+        ]
+        // The first run stores one line and then waits for more input, holding the storage.
+        let first = Process()
+        first.executableURL = SDKCoreProcess.executable
+        first.arguments = arguments
+        let firstInput = Pipe()
+        let firstError = Pipe()
+        first.standardInput = firstInput
+        first.standardError = firstError
+        first.standardOutput = Pipe()
+        try first.run()
+        firstInput.fileHandleForWriting.write(Data((#"{"type": "track", "name": "first"}"# + "\n").utf8))
+        let seen = try await onBlockingThread { () -> String in
+            var seen = ""
+            while !seen.contains("stored 1 ") {
+                let chunk = firstError.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                seen += String(decoding: chunk, as: UTF8.self)
+            }
+            return seen
+        }
+        #expect(seen.contains("stored 1 "), "\(seen)")
+
+        let second = try await SDKCoreProcess.run(arguments, input: #"{"type": "track", "name": "second"}"# + "\n")
+        #expect(second.status == 73, "\(second.standardError)")
+        #expect(second.standardError.contains(directory.url.path))
+        #expect(second.standardError.contains("another instance"), "\(second.standardError)")
+
+        try firstInput.fileHandleForWriting.close()
+        let status = try await onBlockingThread { () -> Int32 in
+            first.waitUntilExit()
+            return first.terminationStatus
+        }
+        #expect(status == 0)
+        let names = try server.requests.flatMap { request -> [String] in
+            let envelope = try #require(try JSONSerialization.jsonObject(with: request.body) as? [String: Any])
+            return try #require(envelope["batch"] as? [[String: Any]]).compactMap { $0["event"] as? String }
+        }
+        #expect(names == ["first"])
+    }
+
     private static func mode(_ url: URL) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
         return ((attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1) & 0o777
