@@ -115,10 +115,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // MARK: A helper process for the storage crash test (not a product): appends events until it is killed
+        // MARK: A helper process for the storage tests (not a product): appends events until it is killed, holds a
+        // storage, or runs an instance beside the test process
         .executableTarget(
             name: "BinobanStorageCrashWriter",
-            dependencies: ["BinobanCore"],
+            dependencies: ["BinobanCore", "BinobanCoreURLSession"],
             path: "Tests/StorageCrashWriter",
             swiftSettings: strictSettings
         ),

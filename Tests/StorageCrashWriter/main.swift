@@ -1,8 +1,11 @@
-// A helper process for the storage crash tests: appends events to a BinobanFileEventStorage, or saves identity
-// snapshots with a FileKeyValueStore, until it is killed.
+// A helper process for the storage tests: appends events to a BinobanFileEventStorage, or saves identity
+// snapshots with a FileKeyValueStore, until it is killed; or holds a storage, or runs a whole instance, beside
+// the test's own process (StorageHolder.swift, InstanceRunner.swift).
 //
 // Usage: BinobanStorageCrashWriter <directory> <namespace> [process-crash|power-loss]
 //        BinobanStorageCrashWriter identity <file>
+//        BinobanStorageCrashWriter hold <directory> <namespace> <events>
+//        BinobanStorageCrashWriter instance <directory> <source> <port> <count> <prefix>
 //
 // Appends events `{"i":<n>,"p":"<padding>"}` (n = 0, 1, 2, …) in calls of 16 to a storage with 4 000-byte
 // batches (so batches are finished, synced when the durability is power-loss, and renamed all the time), and after each call that returned writes
@@ -70,6 +73,12 @@ func saveIdentityUntilKilled(_ file: URL) async -> Never {
 let arguments = CommandLine.arguments
 if arguments.count == 3, arguments[1] == "identity" {
     await saveIdentityUntilKilled(URL(fileURLWithPath: arguments[2]))
+}
+if arguments.count == 5, arguments[1] == "hold", let events = Int(arguments[4]) {
+    await holdStorage(directory: arguments[2], namespace: arguments[3], events: events)
+}
+if arguments.count == 7, arguments[1] == "instance", let port = Int(arguments[4]), let count = Int(arguments[5]) {
+    await runInstance(directory: arguments[2], source: arguments[3], port: port, count: count, prefix: arguments[6])
 }
 guard arguments.count == 3 || arguments.count == 4 else {
     report("usage: BinobanStorageCrashWriter <directory> <namespace> [process-crash|power-loss]")

@@ -89,6 +89,11 @@ public struct Configuration: Sendable {
     public var backpressure: BinobanBackpressure = .dropOldest
     /// The directory for batches and identity. `nil` uses the user's data directory
     /// (`$XDG_DATA_HOME` or `~/.local/share` on Linux, Application Support on Apple platforms) + `binoban`.
+    ///
+    /// Created (0700) when missing. It must belong to the effective user and not be writable by its group or by
+    /// others; the instance locks it for its source (`<namespace>.lock`) from creation to shutdown. When it is
+    /// refused or another instance or process holds it, batches and identity changes stay in memory, reported as
+    /// ``BinobanError/Kind/storage`` and counted in ``BinobanStatistics/storageFallbacks``.
     public var storageDirectory: URL?
     /// How durable the default file storage is: `.survivesProcessCrash` (the default: a killed process loses no
     /// stored event) or `.survivesPowerLoss` (each finished batch is also flushed to the device). Ignored when

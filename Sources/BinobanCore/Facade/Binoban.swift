@@ -107,8 +107,8 @@ public final class Binoban: Sendable {
     }
 
     /// The pipeline's cumulative counts: events accepted, stored, uploaded and dropped by reason, requests by
-    /// outcome, retries, and the queue depth. All zero for a disabled instance.
-    public var statistics: BinobanStatistics { runtime?.statistics.withLock { $0 } ?? BinobanStatistics() }
+    /// outcome, retries, the queue depth, and the fallbacks to memory storage. All zero for a disabled instance.
+    public var statistics: BinobanStatistics { runtime?.currentStatistics ?? BinobanStatistics() }
 
     /// Identifies the current person: sets `userId` (a blank one keeps the current userId), replaces the
     /// stored traits with `traits`, persists both and records an identify event.

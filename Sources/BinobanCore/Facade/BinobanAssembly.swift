@@ -33,19 +33,34 @@ enum BinobanAssembly {
         let namespace = BinobanFileEventStorage.namespace(forSourceIdentifier: configuration.sourceIdentifier)
         let directory = configuration.storageDirectory ?? StorageLocation.defaultDirectory()
         let needsDirectory = configuration.storage == nil || configuration.keyValueStore == nil
-        var ownsDirectory = false
+        let fallbacks = StorageFallbackCounter(observer: configuration.metricsObserver)
+        let inMemory = "this instance keeps its batches and identity changes in memory"
+        var lock: NamespaceLock?
+        // Whether the identity file may be read: not from a directory refused as someone else's.
+        var readsIdentityFile = true
         if needsDirectory, let directory {
-            ownsDirectory = StorageLocation.claim(directory: directory, namespace: namespace)
-            if !ownsDirectory {
+            if !StorageLocation.claim(directory: directory, namespace: namespace) {
+                fallbacks.add()
                 reporter.report(
                     .storage,
-                    "another instance in this process uses the same storage directory and source; this one keeps "
-                        + "its batches and identity changes in memory"
-                )
+                    "another instance in this process uses the storage directory \(directory.path) for the same "
+                        + "source; \(inMemory)")
+            } else {
+                do {
+                    lock = try NamespaceLock.acquire(directory: directory, namespace: namespace)
+                } catch {
+                    StorageLocation.release(directory: directory, namespace: namespace)
+                    readsIdentityFile = error.code != .unsafeOwnership
+                    fallbacks.add()
+                    reporter.report(.storage, "\(error.message); \(inMemory)")
+                }
             }
         } else if needsDirectory {
+            fallbacks.add()
             reporter.report(.storage, "no user data directory could be determined; batches and identity stay in memory")
         }
+        let heldLock = lock
+        let ownsDirectory = heldLock != nil
 
         // Identity: loaded now (one small read) so the first event carries the persisted identity.
         var persistentStore: (any BinobanKeyValueStore)? = configuration.keyValueStore
@@ -54,7 +69,7 @@ enum BinobanAssembly {
             FileKeyValueStore(fileURL: $0.appendingPathComponent("\(namespace).identity.json"))
         }
         if persistentStore == nil, ownsDirectory, let fileStore { persistentStore = fileStore }
-        let readFrom: (any BinobanKeyValueStore)? = persistentStore ?? fileStore
+        let readFrom: (any BinobanKeyValueStore)? = persistentStore ?? (readsIdentityFile ? fileStore : nil)
         if let readFrom {
             do {
                 snapshot = try readFrom.load()
@@ -76,21 +91,21 @@ enum BinobanAssembly {
         let writeKey = configuration.sourceIdentifier
         let injectedStorage = configuration.storage
         let durability = configuration.storageDurability
-        let storageDirectory = ownsDirectory ? directory : nil
+        let storageLock = configuration.storage == nil ? heldLock : nil
 
         let openStorage: @Sendable () -> any BinobanEventStorage = {
             if let injectedStorage { return injectedStorage }
-            if let storageDirectory {
+            if let storageLock {
                 do {
                     return try makeDefaultEventStorage(
-                        directory: storageDirectory, limits: limits, namespace: namespace, durability: durability)
+                        lock: storageLock, limits: limits, namespace: namespace, durability: durability)
                 } catch {
+                    fallbacks.add()
                     reporter.report(.storage, "the durable storage could not be opened (\(error)); using memory")
                 }
             }
             return InMemoryEventStorage(limits: limits.cappedForMemory, writeKey: writeKey)
         }
-        let claimed = ownsDirectory
         let parts = PipelineParts(
             intake: intake,
             waiters: FlushWaiters(),
@@ -109,7 +124,9 @@ enum BinobanAssembly {
             instanceId: MessageID.make(from: random),
             statistics: LockedValue(BinobanStatistics()),
             onStop: {
-                if claimed, let directory { StorageLocation.release(directory: directory, namespace: namespace) }
+                guard let heldLock, let directory else { return }
+                heldLock.release()
+                StorageLocation.release(directory: directory, namespace: namespace)
             }
         )
         let driver = makeDriver(parts: parts, clock: clock)
@@ -117,7 +134,7 @@ enum BinobanAssembly {
             tracksEvents: configuration.trackApplicationLifecycleEvents, stored: identity.application)
         let core = BinobanRuntime(
             intake: intake, waiters: parts.waiters, driver: driver, reporter: reporter, random: random,
-            lifecycle: lifecycle, statistics: parts.statistics)
+            lifecycle: lifecycle, statistics: parts.statistics, storageFallbacks: fallbacks)
         let instance = Binoban(core: core, configuration: configuration)
         binobanInstanceWasCreated(instance)
         if configuration.startsAutomatically {
@@ -154,11 +171,20 @@ final class BinobanRuntime: Sendable {
     let lifecycle: ApplicationLifecycleTracker
     /// The pipeline's statistics as of its last step.
     let statistics: LockedValue<BinobanStatistics>
+    /// How often this instance fell back to memory for what it keeps in its storage directory.
+    let storageFallbacks: StorageFallbackCounter
+
+    /// The statistics the facade shows: the pipeline's, with the storage fallbacks.
+    var currentStatistics: BinobanStatistics {
+        var current = statistics.withLock { $0 }
+        current.storageFallbacks = storageFallbacks.count
+        return current
+    }
 
     init(
         intake: EventIntake, waiters: FlushWaiters, driver: any PipelineControl, reporter: ErrorReporter,
         random: any BinobanRandomSource, lifecycle: ApplicationLifecycleTracker,
-        statistics: LockedValue<BinobanStatistics>
+        statistics: LockedValue<BinobanStatistics>, storageFallbacks: StorageFallbackCounter
     ) {
         self.intake = intake
         self.waiters = waiters
@@ -167,5 +193,6 @@ final class BinobanRuntime: Sendable {
         self.random = random
         self.lifecycle = lifecycle
         self.statistics = statistics
+        self.storageFallbacks = storageFallbacks
     }
 }

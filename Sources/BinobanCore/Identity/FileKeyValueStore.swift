@@ -17,17 +17,18 @@ import Darwin
 /// A key-value store in one JSON file, replaced atomically and readable by its owner only (`0600`, in a `0700`
 /// directory it creates).
 ///
-/// ``save(_:)`` writes the snapshot to a temporary file it creates itself (`O_CREAT | O_EXCL`, mode `0600`) in the
-/// same directory, named `.<file name>.<process id>.<16 hex digits>.tmp`, flushes it with `fsync`, and renames it
-/// over the file; on any failure it deletes the temporary. A process killed at any moment therefore leaves the
+/// ``save(_:)`` writes the snapshot to a temporary file it creates itself (`O_CREAT | O_EXCL | O_NOFOLLOW`, mode
+/// `0600`) in the same directory, named `.<file name>.<process id>.<16 hex digits>.tmp`, flushes it with `fsync`,
+/// and renames it over the file; on any failure it deletes the temporary. A process killed at any moment therefore leaves the
 /// file either as it was or holding the complete new snapshot, plus at most one owner-only temporary.
 ///
 /// ``load()`` and ``save(_:)`` delete *stale* temporaries: names that match exactly the pattern above for this
 /// file (or the older `.<file name>.<process id>.tmp`) and whose process id is neither this process nor a live
 /// process. No other file in the directory is ever touched.
 ///
-/// ``load()`` refuses a file larger than ``maximumFileBytes`` or that is not a regular file (a directory, a
-/// symbolic link, a FIFO) with a ``Failure``, and never reads more than that bound.
+/// ``load()`` refuses a file larger than ``maximumFileBytes``, that is not a regular file (a directory, a
+/// symbolic link, a FIFO) or that is owned by another user than the effective one with a ``Failure``, and never
+/// reads more than that bound.
 public struct FileKeyValueStore: BinobanKeyValueStore {
     /// Why the file store failed.
     public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
@@ -93,13 +94,12 @@ public struct FileKeyValueStore: BinobanKeyValueStore {
 
     /// ``save(_:)`` on the calling thread.
     func saveNow(_ snapshot: BinobanKeyValueSnapshot) throws {
-        let directory = fileURL.deletingLastPathComponent()
-        try FileManager.default.createDirectory(
-            at: directory,
-            withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700]
-        )
         let files = self.files
+        do throws(BinobanFileStorageError) {
+            try StorageDirectory.createIfMissing(files.directory)
+        } catch {
+            throw Failure(description: "could not create the identity directory: \(error.message)")
+        }
         removeStaleTemporaries(files)
         var bytes: [UInt8] = []
         JSONValue.object(snapshot.values.mapValues { .string($0) }).write(to: &bytes)
@@ -113,8 +113,6 @@ public struct FileKeyValueStore: BinobanKeyValueStore {
         }
         var closed = false
         do throws(BinobanFileStorageError) {
-            // The umask can only clear bits of 0600; make the mode exact so the owner can always read it back.
-            guard fchmod(descriptor, 0o600) == 0 else { throw files.failure("chmod", temporary) }
             try files.writeAll(descriptor, bytes, name: temporary)
             guard retryingOnInterrupt({ fsync(descriptor) }) == 0 else { throw files.failure("fsync", temporary) }
             closed = true

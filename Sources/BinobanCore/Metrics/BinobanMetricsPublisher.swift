@@ -17,6 +17,8 @@ struct BinobanMetricsPublisher: Sendable {
         static let queuedEvents = "binoban_queue_events"
         static let queuedBytes = "binoban_queue_bytes"
         static let uploadDuration = "binoban_upload_duration"
+        /// Published by ``StorageFallbackCounter`` when the instance falls back to memory, not from snapshots.
+        static let storageFallbacks = "binoban_storage_fallbacks_total"
     }
 
     private let observer: any SDKCoreMetricsObserver

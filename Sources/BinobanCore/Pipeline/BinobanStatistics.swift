@@ -28,6 +28,13 @@ public struct BinobanStatistics: Sendable, Hashable {
     public var queuedEvents: Int = 0
     /// Encoded bytes of the events held in storage.
     public var queuedBytes: Int = 0
+    /// Times this instance kept in memory what belongs in its storage directory (batches and identity changes),
+    /// each reported as ``BinobanError/Kind/storage``: the directory is used by another instance (in this process
+    /// or another one), is not the effective user's alone, could not be determined, or the storage could not be
+    /// opened. 0 while batches and identity are on disk (or in the storage and key-value store the host
+    /// configured); at most 1 per instance. Nothing is dropped by a fallback: the events are uploaded from memory,
+    /// but are lost if the process ends first.
+    public var storageFallbacks: Int = 0
 
     /// Events dropped, by reason.
     public struct Drops: Sendable, Hashable {

@@ -1,18 +1,13 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Opens the durable file storage used when the host configures none.
 ///
-/// The one place where the default storage is constructed. It throws when the directory is unusable
-/// (``BinobanFileStorageError``); the pipeline then falls back to ``InMemoryEventStorage`` and reports it.
+/// The one place where the default storage is constructed, under the namespace lock the instance took when it
+/// was created. It throws when the directory cannot be read (``BinobanFileStorageError``); the pipeline then falls
+/// back to ``InMemoryEventStorage`` and reports it.
 func makeDefaultEventStorage(
-    directory: URL,
+    lock: NamespaceLock,
     limits: BinobanStorageLimits,
     namespace: String,
     durability: BinobanFileDurability
 ) throws -> any BinobanEventStorage {
-    try BinobanFileEventStorage(directory: directory, limits: limits, namespace: namespace, durability: durability)
+    try BinobanFileEventStorage(lock: lock, limits: limits, namespace: namespace, durability: durability)
 }

@@ -192,8 +192,13 @@ struct ConstructionTests {
         #expect(await second.flushAndWait().outcome == .completed)
         #expect(try firstTransport.uploadedEvents().map(\.event) == ["one"])
         #expect(try secondTransport.uploadedEvents().map(\.event) == ["two"])
-        #expect(secondReports.all.contains { $0.kind == .storage && $0.message.contains("another instance") })
+        #expect(
+            secondReports.all.contains {
+                $0.kind == .storage && $0.message.contains("another instance") && $0.message.contains(directory.path)
+            })
         #expect(!firstReports.all.contains { $0.message.contains("another instance") })
+        #expect(first.statistics.storageFallbacks == 0)
+        #expect(second.statistics.storageFallbacks == 1)
         _ = await first.shutdown(gracePeriod: .seconds(5))
         _ = await second.shutdown(gracePeriod: .seconds(5))
     }

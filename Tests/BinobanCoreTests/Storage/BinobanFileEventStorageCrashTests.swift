@@ -121,7 +121,10 @@ struct BinobanFileEventStorageCrashTests {
             // duplicate, no reordering.
             #expect(indices.count >= run.reportedEvents)
             #expect(indices == Array(0..<indices.count))
-            #expect(try StorageFiles.names(directory).allSatisfy { $0.hasSuffix(".batch") })
+            #expect(
+                try StorageFiles.names(directory).allSatisfy {
+                    $0.hasSuffix(".batch") || $0 == StorageFiles.lock("crash")
+                })
         }
     }
 }

@@ -73,7 +73,7 @@ struct BinobanFileEventStorageRecoveryTests {
             #expect(ids.isEmpty, "cut at \(cut)")
             #expect(
                 storage.recoveryReport == BinobanStorageRecoveryReport(discardedBytes: cut, removedCorruptFiles: 1))
-            #expect(try StorageFiles.names(directory).isEmpty)
+            #expect(try StorageFiles.names(directory) == [StorageFiles.lock("src")])
             return
         }
         #expect(
@@ -84,7 +84,7 @@ struct BinobanFileEventStorageRecoveryTests {
         let decoded = try TestEvents.decode(batch.events)
         #expect(decoded.map(\.i) == Array(0..<complete), "cut at \(cut)")
         #expect(batch.events == Data(events.prefix(complete).joined(separator: Data(",".utf8))))
-        #expect(try StorageFiles.names(directory) == [StorageFiles.name("src", 1)])
+        #expect(try StorageFiles.names(directory) == [StorageFiles.name("src", 1), StorageFiles.lock("src")].sorted())
         try await storage.remove(ids[0])
     }
 
@@ -147,7 +147,7 @@ struct BinobanFileEventStorageRecoveryTests {
                 #expect(error.code == .corruptBatch)
             }
             #expect(try await storage.finishedBatches(limit: 20) == [BinobanBatchID(sequence: 1)])
-            #expect(try StorageFiles.names(directory) == [first])
+            #expect(try StorageFiles.names(directory) == [first, StorageFiles.lock("src")].sorted())
         }
     }
 
@@ -162,7 +162,7 @@ struct BinobanFileEventStorageRecoveryTests {
             let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
             #expect(
                 storage.recoveryReport == BinobanStorageRecoveryReport(discardedBytes: 311, removedCorruptFiles: 3))
-            #expect(try StorageFiles.names(directory).isEmpty)
+            #expect(try StorageFiles.names(directory) == [StorageFiles.lock("src")])
             _ = try await storage.append([TestEvents.event(0)])
             try await storage.closeOpenBatch()
             #expect(try await storage.finishedBatches(limit: 20) == [BinobanBatchID(sequence: 10)])
@@ -223,7 +223,12 @@ struct BinobanFileEventStorageRecoveryTests {
             #expect(try await TestEvents.storedIndices(other) == [100, 101, 102])
             #expect(try await TestEvents.storedIndices(storage) == Array(45..<50))
 
-            // Re-opening both still finds each one's own batches only.
+            // Re-opening a namespace that is in use is refused; once its storage is gone, re-opening finds its
+            // own batches only.
+            #expect(throws: BinobanFileStorageError.self) {
+                _ = try BinobanFileEventStorage(directory: directory, namespace: "src-1")
+            }
+            _ = consume other
             let reopenedOther = try BinobanFileEventStorage(directory: directory, namespace: "src-1")
             #expect(reopenedOther.recoveryReport == BinobanStorageRecoveryReport(recoveredBatches: 1))
         }

@@ -32,7 +32,9 @@ struct BinobanFileEventStorageTests {
             let openID = BinobanBatchID(sequence: 1)
             #expect(try await storage.read(openID) == nil)
             try await storage.remove(openID)
-            #expect(try StorageFiles.names(directory) == [StorageFiles.name("src", 1, open: true)])
+            #expect(
+                try StorageFiles.names(directory)
+                    == [StorageFiles.name("src", 1, open: true), StorageFiles.lock("src")].sorted())
 
             try await storage.closeOpenBatch()
             #expect(try await storage.finishedBatches(limit: 20) == [openID])
@@ -48,7 +50,7 @@ struct BinobanFileEventStorageTests {
             _ = try await storage.append([])
             try await storage.closeOpenBatch()
             #expect(try await storage.finishedBatches(limit: 20).isEmpty)
-            #expect(try StorageFiles.names(directory).isEmpty)
+            #expect(try StorageFiles.names(directory) == [StorageFiles.lock("src")])
         }
     }
 
@@ -208,7 +210,8 @@ struct BinobanFileEventStorageTests {
             try await storage.remove(ids[0])
             try await storage.remove(BinobanBatchID(sequence: 999))
             #expect(try await storage.finishedBatches(limit: 20) == [ids[1]])
-            #expect(try StorageFiles.names(directory) == [StorageFiles.name("src", 2)])
+            #expect(
+                try StorageFiles.names(directory) == [StorageFiles.name("src", 2), StorageFiles.lock("src")].sorted())
             #expect(try await storage.read(ids[0]) == nil)
             #expect(try await TestEvents.storedIndices(storage) == [2, 3])
         }

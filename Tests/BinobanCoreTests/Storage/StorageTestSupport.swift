@@ -67,6 +67,11 @@ enum StorageFiles {
         try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     }
 
+    /// The name of `namespace`'s lock file, which every opened storage leaves in its directory.
+    static func lock(_ namespace: String) -> String {
+        NamespaceLock.fileName(namespace: namespace)
+    }
+
     /// The file name of batch `sequence` in `namespace`.
     static func name(_ namespace: String, _ sequence: UInt64, open: Bool = false) -> String {
         BatchFileName(sequence: sequence, state: open ? .open : .finished).fileName(namespace: namespace)

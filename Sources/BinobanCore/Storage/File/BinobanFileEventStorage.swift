@@ -18,8 +18,14 @@ import Darwin
 /// is a length- and checksum-framed record (see `Docs/Decisions/0250-batch-file-format.md`), so a process killed
 /// mid-write leaves at most one torn record, which the next open discards while keeping every complete event.
 ///
-/// - Opening creates the directory (and missing parents) with permissions 0700, repairs and finishes what a
-///   previous run left open, and indexes the finished batches (``recoveryReport``). Files are created 0600.
+/// - Opening creates the directory (and missing parents) with permissions 0700, refuses a directory that is not
+///   the effective user's alone (owned by another user, or writable by its group or others), takes the
+///   namespace's lock, repairs and finishes what a previous run left open, and indexes the finished batches
+///   (``recoveryReport``). Files are created exclusively (`O_CREAT | O_EXCL`), 0600; a file of the namespace
+///   owned by another user is never read.
+/// - One owner at a time: the storage holds an exclusive advisory lock (`flock`) on `<namespace>.lock` in the
+///   directory from its opening until it is deallocated, so a second storage on the same directory and namespace,
+///   in this process or another, is refused with `directoryInUse` before it reads or changes a file.
 /// - Only files that match this namespace's naming pattern are ever read, repaired or deleted; anything else in
 ///   the directory is left untouched, so several namespaces (sources) can share one directory.
 /// - Durability: each `append` call is written with one `write` per batch it touches, so what it reports as
@@ -47,8 +53,7 @@ import Darwin
 /// }
 /// ```
 ///
-/// The storage is meant for one owner (the pipeline's driver); two instances (or processes) must not use the
-/// same namespace in the same directory at the same time.
+/// The storage is meant for one owner (the pipeline's driver); the lock above refuses any other.
 public actor BinobanFileEventStorage: BinobanEventStorage {
     /// The bounds this storage enforces: those it was opened with, clamped by
     /// ``BinobanStorageLimits/validated()``.
@@ -69,6 +74,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     private let files: POSIXFileSystem
+    /// This storage's claim on its namespace, dropped when the storage is deallocated.
+    private nonisolated let lock: NamespaceLock
     /// Finished batches, oldest first.
     private var finished: [BatchIndexEntry]
     /// Sum of the finished batches' file sizes.
@@ -100,10 +107,21 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     ///   - durability: Whether finished batches are flushed to the device (``BinobanFileDurability``). Both
     ///     levels survive a process kill without losing or breaking a stored event.
     /// - Throws: ``BinobanFileStorageError`` with code `directoryUnusable` when the directory cannot be created,
-    ///   is not a directory, cannot be listed or written; `invalidNamespace` for a bad namespace.
+    ///   is not a directory, cannot be listed, written or locked; `unsafeOwnership` when it is owned by another
+    ///   user or writable by its group or others; `directoryInUse` when another storage, in this process or
+    ///   another, holds the namespace; `invalidNamespace` for a bad namespace. The messages name the directory.
     public init(
         directory: URL, limits: BinobanStorageLimits = .init(), namespace: String,
         durability: BinobanFileDurability = .survivesProcessCrash
+    ) throws(BinobanFileStorageError) {
+        let lock = try NamespaceLock.acquire(directory: directory, namespace: namespace)
+        try self.init(lock: lock, limits: limits, namespace: namespace, durability: durability)
+    }
+
+    /// Opens the storage under `lock`, already taken on `namespace` in its directory (by the instance that owns
+    /// the directory's batches and identity); the storage keeps the lock until it is deallocated.
+    init(
+        lock: NamespaceLock, limits: BinobanStorageLimits, namespace: String, durability: BinobanFileDurability
     ) throws(BinobanFileStorageError) {
         let limits = limits.validated()  // clamped so that sums of limits and sizes cannot overflow
         guard BatchFileName.isValidNamespace(namespace) else {
@@ -112,8 +130,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
                 message: "the namespace must be 1 to 100 ASCII letters, digits, '_', '-' or '.', not starting with '.'"
             )
         }
-        let path = try Self.fileSystemPath(of: directory)
-        try StorageDirectory.prepare(path)
+        let path = lock.directory
         let files = POSIXFileSystem(directory: path)
         let outcome: BatchDirectoryRecovery.Outcome
         do {
@@ -123,7 +140,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             ).run()
         } catch {
             throw BinobanFileStorageError(
-                code: .directoryUnusable, message: "the storage directory cannot be listed: \(error.message)",
+                code: .directoryUnusable, message: "the storage directory \(path) cannot be listed: \(error.message)",
                 systemErrorNumber: error.systemErrorNumber)
         }
         // Recovery only recognises sequences up to BatchFileName.maximumSequence, so this cannot overflow.
@@ -132,6 +149,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         self.limits = limits
         self.namespace = namespace
         self.files = files
+        self.lock = lock
         self.recoveryReport = outcome.report
         self.recoveryIssues = outcome.issues
         self.durability = durability
@@ -318,6 +336,9 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         var bodyBytes = 0
     }
 
+    /// How many taken batch names ``startBatch()`` skips in one call before it reports a failure.
+    static let maximumSkippedSequences = 64
+
     private func isOversize(_ event: Data) -> Bool {
         event.count >= limits.maxEventBytes || event.count + limits.envelopeOverheadBytes >= limits.maxBatchBytes
     }
@@ -331,15 +352,40 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     }
 
     /// Creates the next `.open` file and writes the format's magic to it.
+    ///
+    /// Each sequence is tried once: it is used up whether or not its file could be created, so one failure never
+    /// makes every later append fail on the same name. A sequence whose `.open` or `.batch` name is already taken
+    /// (a file that appeared after opening: copied in, or written by a process that ignored the lock) is skipped
+    /// and the file left alone, up to ``maximumSkippedSequences`` in one call.
     private func startBatch() throws(BinobanFileStorageError) {
-        let sequence = nextSequence
-        guard sequence <= BatchFileName.maximumSequence else {
-            throw BinobanFileStorageError(
-                code: .ioFailure, message: "the batch sequence of namespace \(namespace) is exhausted")
+        var skipped = 0
+        var sequence: UInt64 = 0
+        var descriptor: Int32 = -1
+        var name = ""
+        while true {
+            sequence = nextSequence
+            guard sequence <= BatchFileName.maximumSequence else {
+                throw BinobanFileStorageError(
+                    code: .ioFailure, message: "the batch sequence of namespace \(namespace) is exhausted")
+            }
+            nextSequence += 1
+            name = fileName(sequence, .open)
+            if !files.exists(fileName(sequence, .finished)) {
+                do {
+                    descriptor = try files.createExclusive(name)
+                    break
+                } catch {
+                    guard error.systemErrorNumber == EEXIST else { throw error }
+                }
+            }
+            skipped += 1
+            guard skipped < Self.maximumSkippedSequences else {
+                throw BinobanFileStorageError(
+                    code: .ioFailure,
+                    message: "\(skipped) batch names in a row up to \(name) are taken by files this storage did not "
+                        + "create", systemErrorNumber: EEXIST)
+            }
         }
-        let name = fileName(sequence, .open)
-        let descriptor = try files.createExclusive(name)
-        nextSequence += 1
         do {
             try files.writeAll(descriptor, BatchRecordFormat.magic, name: name)
         } catch {
@@ -444,19 +490,5 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     private func dropFromIndex(at index: Int) {
         finishedBytes -= finished[index].fileBytes
         finished.remove(at: index)
-    }
-
-    /// The file-system path of a file URL, without trailing slashes.
-    private static func fileSystemPath(of directory: URL) throws(BinobanFileStorageError) -> String {
-        let path =
-            directory.isFileURL ? directory.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } : nil
-        guard var path, !path.isEmpty else {
-            throw BinobanFileStorageError(
-                code: .directoryUnusable, message: "the storage directory must be a file URL (\(directory))")
-        }
-        while path.utf8.count > 1 && path.hasSuffix("/") {
-            path.removeLast()
-        }
-        return path
     }
 }

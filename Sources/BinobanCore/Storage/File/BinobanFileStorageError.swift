@@ -32,6 +32,12 @@ public struct BinobanFileStorageError: Error, Sendable, Hashable, CustomStringCo
         public static let corruptBatch = Code("corruptBatch")
         /// An event handed to `append` is not framed as a JSON object (empty, or not `{…}`); nothing was written.
         public static let malformedEvent = Code("malformedEvent")
+        /// Another instance, in this process or in another one, holds the storage lock of this namespace in this
+        /// directory (`<namespace>.lock`, an exclusive `flock`); nothing in the directory was read or changed.
+        public static let directoryInUse = Code("directoryInUse")
+        /// The directory is not owned by the effective user or is writable by its group or by others, or a file
+        /// of this namespace in it is owned by another user or is not a regular file; it is not read or used.
+        public static let unsafeOwnership = Code("unsafeOwnership")
     }
 
     /// The kind of failure.

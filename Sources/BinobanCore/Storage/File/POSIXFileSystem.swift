@@ -19,11 +19,26 @@ struct POSIXFileSystem: Sendable {
         directory + "/" + name
     }
 
-    /// Creates `name` for writing; fails if it exists. Permissions 0600.
+    /// Creates `name` for writing; fails (`EEXIST`) if anything exists under that name, a symbolic link included,
+    /// which is never followed. Permissions exactly 0600, whatever the umask.
     func createExclusive(_ name: String) throws(BinobanFileStorageError) -> Int32 {
-        let descriptor = retryingOnInterrupt { open(path(name), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        let descriptor = retryingOnInterrupt { open(path(name), flags, 0o600) }
         guard descriptor >= 0 else { throw failure("create", name) }
+        // The umask can only clear bits of 0600; set the mode exactly so the owner can always read the file back.
+        guard fchmod(descriptor, 0o600) == 0 else {
+            let error = failure("chmod", name)
+            close(descriptor)
+            _ = unlink(path(name))
+            throw error
+        }
         return descriptor
+    }
+
+    /// Whether anything (a file, a directory, a symbolic link) exists under `name`.
+    func exists(_ name: String) -> Bool {
+        var info = stat()
+        return lstat(path(name), &info) == 0
     }
 
     /// Writes all of `bytes` at the descriptor's offset, continuing after short writes.
@@ -84,7 +99,8 @@ struct POSIXFileSystem: Sendable {
     /// The first `maxBytes` bytes of the regular file `name` and the file's size, or nil when it is missing or not a
     /// regular file (a directory, a symbolic link, a FIFO, a device), which the storage never touches.
     ///
-    /// The file is opened non-blocking (a FIFO with our name cannot hang the open) and without following links.
+    /// The file is opened non-blocking (a FIFO with our name cannot hang the open) and without following links. A
+    /// file owned by another user than the effective one is not read: it throws `unsafeOwnership`.
     func readRegularFile(
         _ name: String, maxBytes: Int
     ) throws(BinobanFileStorageError) -> (bytes: [UInt8], fileSize: Int)? {
@@ -98,6 +114,11 @@ struct POSIXFileSystem: Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure("stat", name) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard info.st_uid == geteuid() else {
+            throw BinobanFileStorageError(
+                code: .unsafeOwnership,
+                message: "\(name) is owned by user \(info.st_uid), not by this process's user; not read")
+        }
         let limit = max(0, maxBytes)
         var bytes = [UInt8](repeating: 0, count: min(Int(clamping: info.st_size), limit))
         var filled = 0
