@@ -11,6 +11,10 @@ struct ConnectionReuseDeliveryTests {
     func hangUpsOnReusedConnections() async throws {
         let delivered = LockedValue<[String]>([])
         let requests = LockedValue(0)
+        // Idle connections stay open for five minutes (five seconds by default), so that every close the client
+        // meets is one of the ingest's deliberate hang-ups, also on a machine slow enough to pause between requests.
+        var keepingConnections = LoopbackHTTPServer.Configuration()
+        keepingConnections.idleTimeout = .seconds(300)
         let server = LoopbackHTTPServer(
             responder: .handler { request in
                 let index = requests.withLock { count -> Int in
@@ -21,7 +25,8 @@ struct ConnectionReuseDeliveryTests {
                 guard let batch = try? UploadedBatch.decode(request.body) else { return .status(400) }
                 delivered.withLock { $0 += batch.batch.map(\.messageId) }
                 return .ok
-            }
+            },
+            configuration: keepingConnections
         )
         let port = try server.start()
         defer { server.stop() }

@@ -14,6 +14,15 @@ import FoundationNetworking
 struct URLSessionEventTransportTests {
     private static let apiKey = "test-api-key"
 
+    /// A server that keeps an idle connection open for five minutes instead of five seconds: on a loaded machine
+    /// a test can pause longer than the default between two requests, and the server's own close would then
+    /// look like a connection the client failed to keep.
+    private static var keepingConnections: LoopbackHTTPServer.Configuration {
+        var configuration = LoopbackHTTPServer.Configuration()
+        configuration.idleTimeout = .seconds(300)
+        return configuration
+    }
+
     private func upload(
         to server: LoopbackHTTPServer,
         body: Data = Data(
@@ -146,7 +155,8 @@ struct URLSessionEventTransportTests {
 
     @Test("a kept connection the server closed unanswered: the request starts over on a fresh one, without waiting")
     func hangUpOnAReusedConnection() async throws {
-        let server = LoopbackHTTPServer(responder: .script([.ok, .closeConnectionWithoutAnswer], then: .ok))
+        let server = LoopbackHTTPServer(
+            responder: .script([.ok, .closeConnectionWithoutAnswer], then: .ok), configuration: Self.keepingConnections)
         try server.start()
         defer { server.stop() }
         // libcurl re-sends a request whose kept connection was closed before any answer byte; under
@@ -231,7 +241,7 @@ struct URLSessionEventTransportTests {
 
     @Test("uploads one after another share one connection, with a plain Content-Length body")
     func connectionReuse() async throws {
-        let server = LoopbackHTTPServer()
+        let server = LoopbackHTTPServer(configuration: Self.keepingConnections)
         try server.start()
         defer { server.stop() }
         let transport = URLSessionEventTransport()
