@@ -28,9 +28,10 @@ TRUST (TLS)
   new connection, as users pay. segment-analytics-python gets the same bundle through REQUESTS_CA_BUNDLE.
 
 REPRODUCE (from the repository root; Linux, root for unshare, python3 >= 3.11, openssl, network for pip)
-  # the old build: a worktree of the commit to compare, with this branch's Benchmarks/ copied over it
+  # the old build: a worktree of the commit to compare, with the Benchmarks/ of a commit that has this script
+  # (here the branch `bench`; the benchmark package builds against the worktree's own Sources/)
   git worktree add --detach ../sdk-core-old 8e787bf
-  rm -rf ../sdk-core-old/Benchmarks && cp -r Benchmarks ../sdk-core-old/Benchmarks && rm -rf ../sdk-core-old/Benchmarks/.build
+  git -C ../sdk-core-old checkout bench -- Benchmarks
   swift build -c release --package-path ../sdk-core-old/Benchmarks --product BinobanBenchmarks
   # the new build: this tree
   swift build -c release --package-path Benchmarks --product BinobanBenchmarks
