@@ -288,9 +288,15 @@ def run_one(scenario, client, arguments, files, scratch):
         record["error"] = "no result from the client or no report from the ingest"
         record["client_output_tail"] = output_text[-2000:]
         return record
+    record["figures"] = figures_for(result, report, scenario.tls)
+    return record
+
+
+def figures_for(result, report, tls):
+    """The table's figures of one run, from the client's result line and the ingest's report."""
     delivered = report["unique_bench_events"]
     per_thousand = lambda value: value * 1000.0 / delivered if delivered else float("nan")
-    record["figures"] = {
+    return {
         "tracked": result["tracked"],
         "delivered": delivered,
         "lost": result["tracked"] - delivered,
@@ -301,15 +307,15 @@ def run_one(scenario, client, arguments, files, scratch):
         "p99_ms": None if report["latency_p99"] is None else report["latency_p99"] * 1000.0,
         "requests_per_1000": per_thousand(report["requests"]),
         "connections_per_1000": per_thousand(report["connections"]),
-        "handshakes_per_1000": per_thousand(report["tls_handshakes"]) if scenario.tls else None,
+        "handshakes_per_1000": per_thousand(report["tls_handshakes"]) if tls else None,
         "reused_percent": 100.0 * report["reused_requests"] / report["requests"] if report["requests"] else None,
         "incomplete_bodies": report["incomplete_bodies"],
+        "client_dropped": result.get("refused_by_queue", result.get("reported_drops", 0)),
         "delivered_after_s": (report["last_receive"] - result["start"]) if report["last_receive"] else None,
         "requests": report["requests"],
         "connections": report["connections"],
         "handshakes": report["tls_handshakes"],
     }
-    return record
 
 
 def describe_record(record):
@@ -333,6 +339,8 @@ def describe_record(record):
         text += ", %d TLS handshakes (%.2f per 1 000, %d resumed)" % (
             figures["handshakes"], figures["handshakes_per_1000"], record["ingest"]["tls_resumed"])
     text += "; %d bodies never arrived" % figures["incomplete_bodies"]
+    if figures.get("client_dropped"):
+        text += "; the client dropped %d (its own count)" % figures["client_dropped"]
     extra = record["client_result"].get("statistics")
     if extra:
         text += "; client: " + extra
@@ -344,7 +352,7 @@ def describe_record(record):
 def milliseconds(value):
     if value is None:
         return "-"
-    if value >= 10_000:
+    if value >= 1000:
         return "%.1f s" % (value / 1000.0)
     return "%.1f ms" % value if value < 100 else "%.0f ms" % value
 
@@ -364,6 +372,7 @@ def table(records, scenarios, clients):
         ("TLS handshakes per 1 000 events", "handshakes_per_1000", lambda v: "%.2f" % v),
         ("requests whose body never arrived", "incomplete_bodies", lambda v: "%d" % v),
         ("lost (tracked - unique at the ingest)", "lost", lambda v: "%d" % v),
+        ("of those, dropped by the client (its own count)", "client_dropped", lambda v: "%d" % v),
         ("last event at the ingest after", "delivered_after_s", lambda v: "%.1f s" % v),
     ]
     lines = []
@@ -400,6 +409,23 @@ def table(records, scenarios, clients):
     return "\n".join(lines)
 
 
+def print_saved(path, arguments):
+    """The lines and the table of the runs a --json file holds, in the order they ran."""
+    with open(path) as file:
+        records = [json.loads(line) for line in file if line.strip()]
+    names, labels = [], []
+    for record in records:
+        if record["scenario"] not in names:
+            names.append(record["scenario"])
+        if record["client"] not in labels:
+            labels.append(record["client"])
+        if record.get("client_result") and record.get("ingest"):
+            record["figures"] = figures_for(record["client_result"], record["ingest"], record["ingest"]["tls"])
+        log("round %d %s" % (record["round"], describe_record(record)))
+    log(table(records, [Scenario(name, arguments) for name in names], [{"label": label} for label in labels]))
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sdk", action="append", default=[], metavar="LABEL=BINARY",
@@ -416,7 +442,10 @@ def main():
     parser.add_argument("--limit", type=float, default=300.0, help="the most seconds one client run may take")
     parser.add_argument("--scratch", default="/tmp/real-ingest-bench")
     parser.add_argument("--json", help="append one JSON record per run to this file")
+    parser.add_argument("--table-from", metavar="JSONL", help="print the runs and the table of a --json file, run nothing")
     arguments = parser.parse_args()
+    if arguments.table_from:
+        return print_saved(arguments.table_from, arguments)
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
