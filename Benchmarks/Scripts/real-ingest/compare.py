@@ -16,7 +16,9 @@ WHAT IT RUNS
   rounds, read when each run started) beside it. Raw records go to --json (one JSON object a line).
 
   Scenarios: tls-200, tls-2000, http-200, http-2000, tls-burst, http-burst; "-d<ms>" overrides the answer delay
-  (tls-2000-d100), "+busy" runs a second process burning one core during that scenario (http-burst+busy).
+  (tls-2000-d100), "+python-writes" makes the ingest answer as http.server does by default (headers and body
+  in two writes with Nagle on: a delayed-ACK stall per answer on a reused connection), "+busy" (last) runs a
+  second process burning one core during that scenario (http-burst+python-writes+busy).
 
 TRUST (TLS)
   The run makes a throwaway CA and a server certificate for 127.0.0.1 (openssl CLI) in the scratch directory,
@@ -178,6 +180,9 @@ class Scenario:
         self.busy = text.endswith("+busy")
         if self.busy:
             text = text[: -len("+busy")]
+        self.python_writes = text.endswith("+python-writes")
+        if self.python_writes:
+            text = text[: -len("+python-writes")]
         self.delay_ms = arguments.delay_ms
         if "-d" in text:
             text, delay = text.rsplit("-d", 1)
@@ -195,7 +200,8 @@ class Scenario:
         what = "%d-event burst" % self.events if self.burst else "%d events/s for %d s" % (self.rate, self.seconds)
         return "%s, %s, answers after %g ms%s" % (
             "TLS" if self.tls else "plain HTTP", what, self.delay_ms, ", a second process burning one core" if
-            self.busy else "")
+            self.busy else "") + (", the ingest answering in http.server's default two writes (Nagle on)" if
+            self.python_writes else "")
 
 
 def run_one(scenario, client, arguments, files, scratch):
@@ -213,6 +219,8 @@ def run_one(scenario, client, arguments, files, scratch):
     ]
     if scenario.tls:
         ingest_command += ["--cert", files["cert"], "--key", files["key"]]
+    if scenario.python_writes:
+        ingest_command.append("--python-writes")
     ingest = start(ingest_command, stdout=subprocess.DEVNULL)
     waited = time.monotonic()
     while not os.path.exists(port_file):

@@ -19,7 +19,7 @@ While it runs it keeps `--progress FILE` up to date (rewritten atomically at mos
 changed): one line, `<unique bench events> <wall clock of the latest one>`. The clients read it to know when
 the ingest holds everything. Answers are written in one piece on TCP_NODELAY sockets, as production HTTP
 servers do: Python's defaults (two writes, Nagle on) add a delayed-ACK stall to every answer on a reused
-connection. On SIGTERM or SIGINT it writes the full report as JSON to `--report FILE` and exits.
+connection (`--python-writes` restores them, to measure what they change). On SIGTERM or SIGINT it writes the full report as JSON to `--report FILE` and exits.
 """
 
 import argparse
@@ -198,6 +198,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return document["batch"]
 
     def answer(self, status, payload):
+        if self.server.python_writes:
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+                self.wfile.flush()
+            except OSError:
+                self.close_connection = True
+            return
         # Status line, headers and body in one write: with two small writes, Nagle's algorithm holds the second
         # until the client's delayed ACK of the first (up to 40 ms on Linux), a stall of the benchmark's making
         # on every reused connection.
@@ -218,8 +229,9 @@ class Server(http.server.ThreadingHTTPServer):
     request_queue_size = 128
     allow_reuse_address = True
 
-    def __init__(self, port, tls_context, delay, idle_timeout):
+    def __init__(self, port, tls_context, delay, idle_timeout, python_writes):
         self.tally = Tally()
+        self.python_writes = python_writes
         self.tls_context = tls_context
         self.delay = delay
         self.idle_timeout = idle_timeout
@@ -228,7 +240,8 @@ class Server(http.server.ThreadingHTTPServer):
     def get_request(self):
         connection, address = self.socket.accept()
         # As HTTP servers do for keep-alive connections (see `answer`).
-        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if not self.python_writes:
+            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         with self.tally.lock:
             self.tally.connections += 1
         return connection, address
@@ -323,6 +336,8 @@ def main():
     parser.add_argument("--key", help="server private key (PEM)")
     parser.add_argument("--delay-ms", type=float, default=20.0, help="how long each answer waits (ms)")
     parser.add_argument("--idle-timeout", type=float, default=60.0, help="idle/stall limit per connection (s)")
+    parser.add_argument("--python-writes", action="store_true",
+                        help="answer as http.server does by default (headers and body in two writes, Nagle on)")
     parser.add_argument("--max-seconds", type=float, default=1800.0, help="exit after this long regardless")
     arguments = parser.parse_args()
 
@@ -330,7 +345,8 @@ def main():
     if arguments.cert:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(arguments.cert, arguments.key)
-    server = Server(arguments.port, context, arguments.delay_ms / 1000.0, arguments.idle_timeout)
+    server = Server(arguments.port, context, arguments.delay_ms / 1000.0, arguments.idle_timeout,
+                    arguments.python_writes)
     started = time.time()
     stop = threading.Event()
 
