@@ -15,13 +15,17 @@ let samples = 5
 // The child process of `IngestProcess` (an ingest of its own for the client-CPU burst cases).
 if CommandLine.arguments.dropFirst().first == IngestProcess.childArgument { IngestProcess.runChild() }
 
-// BENCH_MODE=hostile or BENCH_MODE=outage runs one long issue 9 run instead of the cases.
+// BENCH_MODE=hostile or BENCH_MODE=outage runs one long issue 9 run instead of the cases; BENCH_MODE=real-ingest
+// is SDK Core's side of the separate-process ingest benchmark (Scripts/real-ingest/compare.py drives it).
 switch environment("BENCH_MODE") {
 case "hostile":
     await HostileMixRun.run()
     exit(0)
 case "outage":
     await OutageRun.run()
+    exit(0)
+case "real-ingest":
+    await RealIngestRun.run()
     exit(0)
 default:
     break
