@@ -8,18 +8,24 @@ import Testing
 /// value in any line.
 @Suite("Binoban log hook")
 struct LogHookTests {
-    @Test("every report the error handler receives reaches the log handler, with its kind and counts as metadata")
-    func reportsBecomeRecords() async throws {
+    /// An instance that meets three kinds of report: a property it cannot convert, `pausedTracks` events tracked
+    /// while paused, and a batch the ingest rejects (400); it is shut down before the records are read.
+    private func runReportingScenario(pausedTracks: Int) async -> (PipelineHarness, InMemoryLogHandler) {
         let logs = InMemoryLogHandler()
         let harness = PipelineHarness(script: [400]) { $0.logHandler = logs }
         await harness.settle()
         harness.binoban.track(name: "a", properties: ["bad": Double.nan] as [String: Any])
         harness.binoban.enabled = false
-        harness.binoban.track(name: "paused 1")
-        harness.binoban.track(name: "paused 2")
+        for index in 1...pausedTracks { harness.binoban.track(name: "paused \(index)") }
         harness.binoban.enabled = true
         await harness.binoban.flushAndWait()
         _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
+        return (harness, logs)
+    }
+
+    @Test("every report the error handler receives reaches the log handler, with its kind and counts as metadata")
+    func reportsBecomeRecords() async throws {
+        let (harness, logs) = await runReportingScenario(pausedTracks: 2)
 
         let reports = harness.reports.all
         // Debug lines (written while another test has `debugLogsEnabled` on) are not reports.
@@ -39,15 +45,7 @@ struct LogHookTests {
     /// Each must name the place in BinobanCore that reported: the source line there starts the report.
     @Test("a record's file and line are where BinobanCore reported the problem, not the logging adapter")
     func recordsNameTheReportingLine() async throws {
-        let logs = InMemoryLogHandler()
-        let harness = PipelineHarness(script: [400]) { $0.logHandler = logs }
-        await harness.settle()
-        harness.binoban.track(name: "a", properties: ["bad": Double.nan] as [String: Any])
-        harness.binoban.enabled = false
-        harness.binoban.track(name: "paused 1")
-        harness.binoban.enabled = true
-        await harness.binoban.flushAndWait()
-        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
+        let (_, logs) = await runReportingScenario(pausedTracks: 1)
 
         // Debug lines (written while another test has `debugLogsEnabled` on) are not reports.
         let records = logs.records.filter { $0.level != .debug }
