@@ -79,25 +79,9 @@ struct SendCheckpointFileTests {
             "http://127.0.0.1:\(port)", "--api-key", "K", "--source", "S", "-",
         ]
         // The first run stores one line and then waits for more input, holding the storage.
-        let first = Process()
-        first.executableURL = SDKCoreProcess.executable
-        first.arguments = arguments
-        let firstInput = Pipe()
-        let firstError = Pipe()
-        first.standardInput = firstInput
-        first.standardError = firstError
-        first.standardOutput = Pipe()
-        try first.run()
-        firstInput.fileHandleForWriting.write(Data((#"{"type": "track", "name": "first"}"# + "\n").utf8))
-        let seen = try await onBlockingThread { () -> String in
-            var seen = ""
-            while !seen.contains("stored 1 ") {
-                let chunk = firstError.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                seen += String(decoding: chunk, as: UTF8.self)
-            }
-            return seen
-        }
+        let first = try SDKCoreChild(arguments)
+        try first.write(Data((#"{"type": "track", "name": "first"}"# + "\n").utf8))
+        let seen = try await onBlockingThread { first.waitForStandardError(containing: "stored 1 ", seconds: 30) }
         #expect(seen.contains("stored 1 "), "\(seen)")
 
         let second = try await SDKCoreProcess.run(arguments, input: #"{"type": "track", "name": "second"}"# + "\n")
@@ -105,11 +89,10 @@ struct SendCheckpointFileTests {
         #expect(second.standardError.contains(directory.url.path))
         #expect(second.standardError.contains("another instance"), "\(second.standardError)")
 
-        try firstInput.fileHandleForWriting.close()
-        let status = try await onBlockingThread { () -> Int32 in
-            first.waitUntilExit()
-            return first.terminationStatus
-        }
+        first.closeInput()
+        let exited = try await onBlockingThread { first.waitForExit(seconds: 30) }
+        #expect(exited)
+        let status = first.status
         #expect(status == 0)
         let names = try server.requests.flatMap { request -> [String] in
             let envelope = try #require(try JSONSerialization.jsonObject(with: request.body) as? [String: Any])
