@@ -49,8 +49,10 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         await start()
         let (waiters, intake, id) = (parts.waiters, parts.intake, parts.waiters.makeID())
         let stopAt = clock.now.advanced(by: deadline)
-        // The ticket goes in before the intake closes, so the final flush covers every accepted event.
-        let result = await waiters.wait(id: id) {
+        // The ticket goes in before the intake closes, so the final flush covers every accepted event. The caller's
+        // cancellation neither skips nor shortens it: a service is usually stopped from a cancelled task, and the
+        // machine resolves the ticket by the deadline at the latest.
+        let result = await waiters.waitIgnoringCancellation(id: id) {
             if !intake.requestFlush(waiterID: id) {
                 waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
             }
