@@ -156,7 +156,8 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         switch result {
         case .success(let report):
             let bytes = buffer?.stored(report) ?? 0
-            return .written(report, storedBytes: bytes, moreInDrain: buffer?.hasMore ?? false)
+            // A refused suffix is the machine's to hold or drop: it is not "more in the drain".
+            return .written(report, storedBytes: bytes, moreInDrain: buffer?.hasMoreAfterChunk ?? false)
         case .failure(let error):
             let storedBefore = (error as? BinobanFileStorageError)?.storedEventsBeforeFailure ?? 0
             let lost = buffer?.failed(storedBeforeFailure: storedBefore) ?? 0
