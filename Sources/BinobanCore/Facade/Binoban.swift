@@ -262,8 +262,17 @@ public final class Binoban: Sendable {
     }
 
     /// Flushes what it can within `gracePeriod` (a duration measured on the configured clock from this call),
-    /// then stops for good: later calls are no-ops. Events still queued when the grace period ends stay in
-    /// storage for the next run.
+    /// then stops for good: later calls are no-ops.
+    ///
+    /// Every event accepted before the call is written to storage, and a final flush uploads what is stored until
+    /// the grace period ends; the result is that flush's (``BinobanFlushResult/Outcome/interrupted`` when the
+    /// grace period ended first). Batches not uploaded by then stay in storage for the next run (the in-memory
+    /// storage loses them with the process); events a full storage still refuses at the deadline are dropped and
+    /// counted (``BinobanStatistics/Drops``).
+    ///
+    /// The calling task's cancellation does not shorten it: a service is often stopped from a task that is
+    /// already cancelled, and the host still expects the final flush. Only `gracePeriod` bounds it, so it returns
+    /// within the grace period (plus the time a storage call in progress takes) whatever the caller's state.
     @discardableResult
     public func shutdown(gracePeriod: Duration) async -> BinobanFlushResult {
         guard let runtime else { return BinobanFlushResult(outcome: .paused) }
@@ -298,10 +307,8 @@ public final class Binoban: Sendable {
         }
         await runtime.driver.start()
         await CancellationWait.untilCancelled()
-        // The drain runs in its own task: this one is cancelled, and the drain must not see that.
-        let driver = runtime.driver
-        let grace = configuration.shutdownGracePeriod
-        _ = await Task { await driver.shutdown(deadline: grace) }.value
+        // The shutdown ignores this task's cancellation: its drain is bounded by the grace period alone.
+        _ = await runtime.driver.shutdown(deadline: configuration.shutdownGracePeriod)
     }
 
     // MARK: Helpers

@@ -1,4 +1,5 @@
-/// The callers awaiting `flush()`, resumed exactly once: with the result, or `interrupted` on cancellation.
+/// The callers awaiting `flush()` or the shutdown, resumed exactly once: with the result, or `interrupted` when an
+/// awaited flush's task is cancelled (the shutdown's wait ignores cancellation).
 final class FlushWaiters: Sendable {
     private struct State {
         var nextID: UInt64 = 1
@@ -41,6 +42,15 @@ final class FlushWaiters: Sendable {
                 return continuation
             }
             continuation?.resume(returning: BinobanFlushResult(outcome: .interrupted))
+        }
+    }
+
+    /// Waits for `id` to be resumed whatever the calling task's cancellation: for the shutdown, whose final flush
+    /// only its grace period bounds. `register` runs once the continuation is stored.
+    func waitIgnoringCancellation(id: UInt64, register: () -> Void) async -> BinobanFlushResult {
+        await withCheckedContinuation { (continuation: CheckedContinuation<BinobanFlushResult, Never>) in
+            state.withLock { $0.waiting[id] = continuation }
+            register()
         }
     }
 

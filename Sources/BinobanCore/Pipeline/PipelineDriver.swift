@@ -52,8 +52,10 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         await start()
         let (waiters, intake, id) = (parts.waiters, parts.intake, parts.waiters.makeID())
         let stopAt = clock.now.advanced(by: deadline)
-        // The ticket goes in before the intake closes, so the final flush covers every accepted event.
-        let result = await waiters.wait(id: id) {
+        // The ticket goes in before the intake closes, so the final flush covers every accepted event. The caller's
+        // cancellation neither skips nor shortens it: a service is usually stopped from a cancelled task, and the
+        // machine resolves the ticket by the deadline at the latest.
+        let result = await waiters.waitIgnoringCancellation(id: id) {
             if !intake.requestFlush(waiterID: id) {
                 waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
             }
@@ -158,7 +160,8 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         switch result {
         case .success(let report):
             let bytes = buffer?.stored(report) ?? 0
-            return .written(report, storedBytes: bytes, moreInDrain: buffer?.hasMore ?? false)
+            // A refused suffix is the machine's to hold or drop: it is not "more in the drain".
+            return .written(report, storedBytes: bytes, moreInDrain: buffer?.hasMoreAfterChunk ?? false)
         case .failure(let error):
             let storedBefore = (error as? BinobanFileStorageError)?.storedEventsBeforeFailure ?? 0
             let lost = buffer?.failed(storedBeforeFailure: storedBefore) ?? 0

@@ -83,7 +83,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private var writing = false
     /// The driver holds events of the current drain not yet handed to storage.
     private var drainRemaining = false
-    /// A full storage refused the current chunk's suffix; it is retried once an upload frees room.
+    /// A full storage refused the current chunk's suffix; it is written again once room may have been freed:
+    /// a batch deleted, gone or evicted (by the listing's close too). A pass that lists after the refusal is
+    /// always requested, so something frees room or ends the hold (``holdRefused(_:)``).
     private var holdingRefused = false
     private var ticketsAfterDrain: [EventIntake.FlushTicket] = []
     private var storedSinceFlush = 0
@@ -170,6 +172,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         case .listed(let ids, let closed):
             listing = false
             recordEvictions(closed, &actions)
+            // Closing the open batch evicted (a batch larger than the byte cap evicts itself): room was freed.
+            if closed.evictedBatches > 0 { holdingRefused = false }
             let known = Set(work.map(\.id))
             work += ids.filter { !known.contains($0) }.map { UploadItem(id: $0) }
             let full = ids.count >= rules.maxFilesPerFlush
@@ -185,7 +189,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
                 item.bytes = bytes
             }
         case .vanished(let id):
-            // Gone since it was listed: the write that evicted it counted its events.
+            // Gone since it was listed: the write that evicted it counted its events, and freed room.
+            holdingRefused = false
             if let item = take(id), let evicted = item.evictedEvents { countEviction(evicted, batches: 1, &actions) }
         case .readFailed(let id, let message):
             _ = take(id)
@@ -263,9 +268,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         recordEvictions(report, &actions)
         if report.refusedEvents > 0 {
             if holdsWhenFull {
-                holdingRefused = true
-                drainRemaining = true
-                if pass == nil { request(exhaustive: false, waiters: [], &actions) }
+                holdRefused(&actions)
             } else {
                 refuse(report.refusedEvents, &actions)
             }
@@ -282,6 +285,40 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             ticketsAfterDrain = []
             honour(tickets, &actions)
         }
+    }
+
+    /// Holds the refused suffix until room may have been freed, and asks for a pass that lists after this
+    /// refusal: the running pass may have listed before the storage filled (or its listing's close may evict
+    /// the very batch that filled it), and once it ends nothing would free room, so the held events and every
+    /// flush behind them would wait forever. Flushes behind the hold that no upload can serve now (paused, no
+    /// transport) are resolved at once.
+    private mutating func holdRefused(_ actions: inout [PipelineAction]) {
+        holdingRefused = true
+        drainRemaining = true
+        serveHold(&actions)
+    }
+
+    /// Makes sure a pass lists after now, so the hold ends (room freed) or its flushes are told why not.
+    private mutating func serveHold(_ actions: inout [PipelineAction]) {
+        if pass == nil || pass?.needsListing == false { request(exhaustive: false, waiters: [], &actions) }
+        if !settings.enabled {
+            resolveTicketsBehindHold(.paused, &actions)
+        } else if !rules.hasTransport {
+            resolveTicketsBehindHold(.keptForRetry, &actions)
+        }
+    }
+
+    /// Resolves the awaited flushes waiting for a held write with `outcome`: their events are kept in the write
+    /// stage (written once room is freed) and no upload can make room now.
+    private mutating func resolveTicketsBehindHold(
+        _ outcome: BinobanFlushResult.Outcome, _ actions: inout [PipelineAction]
+    ) {
+        guard holdingRefused, !ticketsAfterDrain.isEmpty else { return }
+        let base = BinobanFlushResult(outcome: outcome)
+        for waiter in ticketsAfterDrain.compactMap(\.waiterID) {
+            actions.append(.resume(waiter, result(for: waiter, base: base)))
+        }
+        ticketsAfterDrain = []
     }
 
     /// Counts and drops the refused suffix of the current chunk.
@@ -347,6 +384,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             guard old.enabled else { return }
             intervalDeadline = nil
             abandonPasses(.paused, &actions)
+            resolveTicketsBehindHold(.paused, &actions)
             work.removeAll { $0.state == .queued }
             return
         }
@@ -448,7 +486,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         }
         pass?.progressed = true
         if item.evictedEvents != nil {
-            // Already gone from storage: nothing to delete.
+            // Already gone from storage (its eviction freed room): nothing to delete.
+            holdingRefused = false
             _ = take(id)
             actions.append(.forget(id))
         } else {
@@ -485,6 +524,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         }
         guard let index = work.firstIndex(where: { $0.id == id }) else { return }
         if let evicted = work[index].evictedEvents {
+            holdingRefused = false
             _ = take(id)
             actions.append(.forget(id))
             countEviction(evicted, batches: 1, &actions)
@@ -642,6 +682,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         }
         let outcome = BinobanFlushResult(outcome: current.kept ? .keptForRetry : .completed)
         for waiter in current.waiters { actions.append(.resume(waiter, result(for: waiter, base: outcome))) }
+        // A batch was kept: uploads cannot free room now, so flushes behind a held write end as kept too.
+        if current.kept { resolveTicketsBehindHold(.keptForRetry, &actions) }
         pass = followUp
         followUp = nil
         // The count rule holds for what is already stored too: a backlog of flushAt events or more keeps

@@ -39,7 +39,10 @@ struct WriteStageBuffer {
     }
 
     /// Whether events of the drain remain to be stored.
-    var hasMore: Bool { !chunk.isEmpty || encoded < drain.events.count }
+    var hasMore: Bool { !chunk.isEmpty || hasMoreAfterChunk }
+
+    /// Whether the drain holds events not yet handed to storage, besides the chunk (or its refused suffix).
+    var hasMoreAfterChunk: Bool { encoded < drain.events.count }
 
     /// Takes everything the intake holds (handing the previous drain's buffer back for reuse).
     mutating func take() -> PipelineDrain {

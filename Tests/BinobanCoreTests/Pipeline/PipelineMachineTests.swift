@@ -221,6 +221,47 @@ struct PipelineMachineTests {
         #expect(rig.machine.statistics.dropped.total == 0)
     }
 
+    @Test(
+        "A write refused while a listing is out is written again when that listing's close evicts, and the awaited flush behind it returns"
+    )
+    func holdReleasedByTheListingsEviction() {
+        // Found by the seeded model (tiny caps: a batch larger than the byte cap evicts itself when it is closed).
+        var rig = MachineRig(flushAt: 1000)
+        rig.startEmpty()
+        #expect(rig.write(4, tickets: [.init(waiterID: nil)]) == [.list(limit: 20)])
+        // Before the listing answers, one more event and an awaited flush: the full storage refuses the event.
+        #expect(rig.feed(.intakeHasWork) == [.takeDrain])
+        var drain = PipelineDrain()
+        (drain.eventCount, drain.acceptedEvents, drain.tickets) = (1, 1, [.init(waiterID: 7)])
+        #expect(rig.feed(.drained(drain)) == [.write(.refuse)])
+        #expect(rig.feed(.written(.init(refusedEvents: 1), storedBytes: 0, moreInDrain: false)) == [])
+        // Closing the open batch for the listing evicts it: the storage is empty and nothing is listed.
+        var closed = BinobanStorageWriteReport(evictedBatches: 1, evictedEvents: 4)
+        closed.evictedBatchEvents = [b1: 4]
+        let listed = rig.feed(.listed([], closed: closed))
+        #expect(reports(listed).map(\.0) == [.storageEviction])
+        // The room freed by the eviction ends the hold at once, and a pass lists after the refusal.
+        #expect(listed.contains(.write(.refuse)))
+        #expect(listed.contains(.list(limit: 20)))
+        let written = rig.feed(.written(.init(storedEvents: 1), storedBytes: 10, moreInDrain: false))
+        #expect(!written.contains { if case .resume = $0 { true } else { false } })
+        #expect(rig.feed(.listed([b2])) == [.read(b2)])
+        #expect(rig.readAndSend(b2, events: 1) == [.send(b2)])
+        #expect(rig.feed(.answered(b2, status: 200, retryAfter: nil, jitter: 0)) == [.remove(b2)])
+        // The awaited flush's own pass lists once more, finds nothing, and returns.
+        #expect(rig.feed(.removed(b2)) == [.list(limit: 20)])
+        let last = rig.feed(.listed([]))
+        let result = last.compactMap { if case .resume(7, let result) = $0 { result } else { nil } }.first
+        #expect(result?.outcome == .completed)
+        #expect(result?.uploadedEvents == 1)
+        let statistics = rig.machine.statistics
+        #expect(statistics.acceptedEvents == 5)
+        #expect(statistics.uploadedEvents == 1)
+        #expect(statistics.dropped.storageEviction == 4)
+        #expect(statistics.queuedEvents == 0)
+        #expect(rig.machine.isQuiet)
+    }
+
     @Test("Backpressure dropNewest: the refused events are dropped, counted and reported with their number")
     func dropNewestCounts() {
         var rig = MachineRig(flushAt: 1000, backpressure: .dropNewest)
