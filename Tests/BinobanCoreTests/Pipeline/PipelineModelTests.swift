@@ -154,7 +154,7 @@ private struct ModelRun {
             pending.append(.save)
         case .resume(let id, _):
             if waiting.remove(id) == nil { Issue.record("waiter \(id) resumed twice or never registered (\(label))") }
-        case .report(_, _, let count):
+        case .report(_, _, let count, _, _, _):
             if count < 0 { Issue.record("a report with \(count) events (\(label))") }
         case .cancelUploads:
             break
