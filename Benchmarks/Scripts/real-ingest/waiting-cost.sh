@@ -11,7 +11,7 @@ delay=${2:-5000}
 idle=${3:-30}
 here=$(dirname "$0")
 scratch=$(mktemp -d)
-trap 'kill "$ingest" 2>/dev/null || true; rm -rf "$scratch"' EXIT INT TERM
+trap 'kill "$ingest" 2>/dev/null && wait "$ingest" 2>/dev/null; rm -rf "$scratch"' EXIT INT TERM
 python3 "$here/ingest.py" --port-file "$scratch/port" --report "$scratch/report.json" \
     --progress "$scratch/progress" --delay-ms "$delay" --max-seconds 600 &
 ingest=$!
