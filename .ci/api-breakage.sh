@@ -29,6 +29,16 @@ started=$(date +%s)
 if swift package diagnose-api-breaking-changes "$baseline" --breakage-allowlist-path "$allowlist" >"$log" 2>&1; then
     grep -E 'breaking changes|No breaking' "$log" || true
     echo "api-breakage: no unannounced break against $baseline ($(($(date +%s) - started)) s)"
+elif ! grep -q 'API breakage:' "$log"; then
+    # The tool failed for another reason (a build error): say so as it did.
+    grep -Ev '^\[[0-9]+/[0-9]+\]|^warning: .*unhandled|^    .*\.docc$' "$log" | tail -n 80 >&2
+    echo "api-breakage: the comparison itself failed ($(($(date +%s) - started)) s)" >&2
+    exit 1
+elif ! grep -o 'API breakage: .*' "$log" | sed 's/[[:space:]]*$//' | sort -u | grep -vxF -f <(sed 's/[[:space:]]*$//' "$allowlist") >/dev/null; then
+    # Every break it printed is announced: the tool itself cannot match a message that ends in whitespace (a
+    # generic signature changed to none prints as "… to "), so the announced lines are compared here too,
+    # without trailing whitespace.
+    echo "api-breakage: every break against $baseline is announced ($(($(date +%s) - started)) s)"
 else
     grep -Ev '^\[[0-9]+/[0-9]+\]|^warning: .*unhandled|^    .*\.docc$' "$log" | tail -n 80 >&2
     echo "api-breakage: the public API breaks against $baseline without an announcement: list each break in" \
