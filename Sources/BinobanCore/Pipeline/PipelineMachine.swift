@@ -74,6 +74,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     let rules: PipelineRules
     private(set) var phase: Phase = .created
+    /// The deadline of a shutdown that arrived before the storage was open (`phase` still `.created`).
+    private var stopBeforeStart: Instant?
     private(set) var settings: EventIntake.Settings
     private(set) var statistics = BinobanStatistics()
 
@@ -156,6 +158,11 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
                 request(exhaustive: false, waiters: [], &actions)
                 intervalDeadline = now.advanced(by: settings.flushInterval)
             }
+            // A shutdown that came while the storage was opening takes effect now that the storage is open.
+            if let deadline = stopBeforeStart {
+                stopBeforeStart = nil
+                stop(deadline: deadline, at: now, &actions)
+            }
         case .intakeHasWork:
             intakePending = true
         case .drained(let drain):
@@ -217,13 +224,25 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         case .timerFired:
             timerFired(at: now, &actions)
         case .stop(let deadline):
-            guard phase == .running else { break }
-            phase = .stopping(deadline: deadline, deadlinePassed: false)
-            intervalDeadline = nil
-            timerFired(at: now, &actions)
+            switch phase {
+            case .created:
+                // The storage is still opening: nothing can be written or sent before `started`, which applies it.
+                stopBeforeStart = deadline
+            case .running:
+                stop(deadline: deadline, at: now, &actions)
+            case .stopping, .stopped:
+                // A second shutdown changes nothing: the first one's deadline holds.
+                break
+            }
         }
         pump(at: now, &actions)
         return actions
+    }
+
+    private mutating func stop(deadline: Instant, at now: Instant, _ actions: inout [PipelineAction]) {
+        phase = .stopping(deadline: deadline, deadlinePassed: false)
+        intervalDeadline = nil
+        timerFired(at: now, &actions)
     }
 
     // MARK: Write stage

@@ -46,7 +46,9 @@ struct CancelledShutdownTests {
         let clock = ContinuousClock()
         let started = clock.now
         let result = await inCancelledTask { await binoban.shutdown(gracePeriod: .seconds(30)) }
-        #expect(started.duration(to: clock.now) < .seconds(30))
+        // Within the grace period (the hang this pins never returned at all); a few seconds past it allow for a
+        // sanitizer build on a loaded machine.
+        #expect(started.duration(to: clock.now) < .seconds(35))
         #expect(result.outcome == .completed)
     }
 
@@ -70,7 +72,7 @@ struct CancelledShutdownTests {
         let clock = ContinuousClock()
         let started = clock.now
         let result = await inCancelledTask { await binoban.shutdown(gracePeriod: .seconds(30)) }
-        #expect(started.duration(to: clock.now) < .seconds(30))
+        #expect(started.duration(to: clock.now) < .seconds(35))
         #expect(result.outcome == .completed)
         #expect(try transport.uploadedEvents().map(\.event) == ["e0", "e1", "e2"])
     }

@@ -376,6 +376,23 @@ struct PipelineMachineTests {
         }
     }
 
+    @Test("A shutdown that arrives while the storage is still opening takes effect once it is open")
+    func shutdownBeforeTheStorageOpened() {
+        var rig = MachineRig(flushAt: 1000)
+        #expect(rig.at(0, .stop(deadline: MachineRig.Instant(offset: .seconds(30)))) == [])
+        #expect(rig.machine.phase == .created)
+        // The start-up pass lists what a previous run left, as always; the intake is closed by the shutdown.
+        #expect(rig.at(5, .started) == [.list(limit: 20)])
+        _ = rig.feed(.intakeHasWork)
+        var drain = PipelineDrain()
+        drain.closed = true
+        _ = rig.feed(.drained(drain))
+        let finished = rig.at(10, .listed([]))
+        #expect(finished.last == .finish)
+        #expect(rig.machine.phase == .stopped)
+        #expect(rig.machine.nextDeadline == nil)
+    }
+
     @Test("Shutdown writes what the intake held, then stops at the deadline: uploads cancelled, waiters told")
     func shutdownDeadline() {
         var rig = MachineRig(flushAt: 1000)
