@@ -23,6 +23,11 @@ final class ExchangeCall: Sendable {
     /// lives under a lock).
     private let deadline = LockedValue<DispatchWorkItem?>(nil)
 
+    /// The queue the deadlines fire on: a serial queue of its own, which Dispatch serves with a thread even
+    /// when every thread of the global queues is blocked (a host's, or a test's, blocking work there held a
+    /// 2 s deadline for over a minute).
+    private static let deadlines = DispatchQueue(label: "sdk-core.urlsession-exchange.deadlines")
+
     /// Creates the call of `request` on `session`, whose delegate is `delegate`; `timeout` seconds after the
     /// caller starts waiting, the call fails with `timedOut` whatever its tasks are doing.
     init(session: URLSession, request: URLRequest, delegate: ExchangeDelegate, timeout: TimeInterval) {
@@ -38,7 +43,7 @@ final class ExchangeCall: Sendable {
         // released at once, not when its timer would have fired.
         let timer = DispatchWorkItem { [weak self] in self?.handle(.deadlinePassed) }
         deadline.withLock { $0 = timer }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
+        Self.deadlines.asyncAfter(deadline: .now() + timeout, execute: timer)
         defer {
             deadline.withLock { $0?.cancel() }
             delegate.unregister(tasks.withLock { Array($0.values) })

@@ -15,6 +15,9 @@ import FoundationNetworking
 ///   over instead.
 /// - The answer's body is counted, never kept.
 final class ExchangeDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    /// Where a re-send's restart runs: a serial queue of its own, served even when the global queues are busy.
+    private static let restarts = DispatchQueue(label: "sdk-core.urlsession-exchange.restarts")
+
     private let attempts = LockedValue([Int: (call: ExchangeCall, attempt: Int)]())
 
     /// Routes the reports of `task`, attempt `attempt` of `call`, to the call.
@@ -55,7 +58,7 @@ final class ExchangeDelegate: NSObject, URLSessionDataDelegate, Sendable {
         // This runs inside libcurl's seek callback on the task's own queue, where stopping the task (a `sync` onto
         // that queue) would deadlock: the request starts over from another queue.
         if let (call, attempt) = attempt(of: task) {
-            DispatchQueue.global().async { call.handle(.resendRequested(attempt: attempt)) }
+            ExchangeDelegate.restarts.async { call.handle(.resendRequested(attempt: attempt)) }
         }
     }
 

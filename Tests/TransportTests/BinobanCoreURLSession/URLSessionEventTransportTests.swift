@@ -309,9 +309,9 @@ struct URLSessionEventTransportTests {
     func tricklingAnswer() async throws {
         let server = try ScriptedAnswerServer { write in
             guard write(Array("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n".utf8)) else { return }
-            // One byte every 200 ms keeps the no-progress timeout from ever firing; 60 s at most, after which the
+            // One byte every 200 ms keeps the no-progress timeout from ever firing; 120 s at most, after which the
             // connection closes with the body incomplete (`connectionLost`, not `timedOut`).
-            for _ in 0..<300 {
+            for _ in 0..<600 {
                 Thread.sleep(forTimeInterval: 0.2)
                 guard write([0x61]) else { return }
             }
@@ -323,7 +323,7 @@ struct URLSessionEventTransportTests {
         let error = await #expect(throws: URLSessionEventTransportError.self) { try await transport.send(request) }
 
         #expect(error?.reason == .timedOut)
-        #expect(ContinuousClock.now - started < .seconds(45))
+        #expect(ContinuousClock.now - started < .seconds(90))
     }
 
     /// Polls `condition` for up to 10 s; the check that follows reports a failure.
