@@ -100,8 +100,12 @@ public struct NotificationCategoryRegistry: Sendable, Hashable {
     /// the limit are removed whatever uses them.
     ///
     /// - Parameters:
+    ///   - category: The category to merge in.
+    ///   - installed: The platform's categories as they are installed now.
     ///   - inUse: The identifiers of the categories notifications still shown use (the request's
     ///     ``NotificationDisplayRequest/categoriesInUse``), or `nil` when unknown.
+    ///   - identifier: The identifier of an installed category.
+    ///   - make: Builds the platform's category for `category`.
     /// - Complexity: O(n + k²) for n installed categories and k SDK categories.
     public mutating func merge<Installed>(
         _ category: NotificationCategory,
