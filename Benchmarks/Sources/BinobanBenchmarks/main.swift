@@ -61,7 +61,6 @@ let cases: [any BenchmarkCase] = [
     BurstDeliveryCase(events: 100_000, compressed: true),
     BurstDeliveryCase(events: 100_000, separateIngest: true),
     BurstDeliveryCase(events: 100_000, compressed: true, separateIngest: true),
-    BurstDeliveryCase(events: 100_000, separateIngest: true, keepAlive: true),
     BodyBytesCase(),
     BodyBytesCase(compressed: true),
     UntrustedJSONCase(),

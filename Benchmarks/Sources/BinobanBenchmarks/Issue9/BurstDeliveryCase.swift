@@ -23,15 +23,11 @@ struct BurstDeliveryCase: BenchmarkCase {
     /// Whether the ingest runs in a child process of its own (``IngestProcess``), so the CPU figure is the
     /// client process's alone (issue 13, item 6); otherwise it shares the process.
     var separateIngest: Bool = false
-    /// Whether the transport reuses connections (``KeepAliveTransport``, not the default: the default sends each
-    /// request on a connection of its own on Linux, Decision 0306), to measure what that costs.
-    var keepAlive: Bool = false
     var name: String {
         "issue 9: seconds until a 127.0.0.1 ingest holds a \(events)-event burst of "
             + (awaitingRoom ? "trackAwaitingRoom()" : "track()") + (flushesAfterBurst ? " + await flushAndWait()" : "")
             + (compressed ? " (defaults + gzip uploads)" : " (defaults)")
             + (separateIngest ? " [ingest in its own process]" : "")
-            + (keepAlive ? " [connections reused: not the default transport]" : "")
     }
     var unit: String { "s" }
     var higherIsBetter: Bool { false }
@@ -43,7 +39,7 @@ struct BurstDeliveryCase: BenchmarkCase {
             return .infinity
         }
         let port = ingest.port
-        let instance = DefaultInstance(port: port, compressed: compressed, keepAlive: keepAlive)
+        let instance = DefaultInstance(port: port, compressed: compressed)
         let binoban = instance.binoban
         let clock = ContinuousClock()
         let cpuBefore = processCPUSeconds()

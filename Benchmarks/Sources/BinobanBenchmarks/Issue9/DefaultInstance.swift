@@ -12,14 +12,12 @@ struct DefaultInstance {
 
     /// With `compressed`, the one setting changed is ``Configuration/compressesUploads``; a `ledger` wraps the
     /// transport in a ``TimingTransport`` that records the client's requests and `Retry-After` windows.
-    /// `keepAlive` swaps in ``KeepAliveTransport`` (connections reused), for the one case that measures what the
-    /// default's connection per request costs.
-    init(port: UInt16, compressed: Bool = false, keepAlive: Bool = false, ledger: RetryAfterLedger? = nil) {
+    init(port: UInt16, compressed: Bool = false, ledger: RetryAfterLedger? = nil) {
         directory = TemporaryDirectory()
         reports = ErrorReportTally()
         var configuration = Configuration(apiKey: "BENCH_KEY", sourceIdentifier: "bench-source")
         configuration.apiHost = "http://127.0.0.1:\(port)"
-        configuration.transport = keepAlive ? KeepAliveTransport() : URLSessionEventTransport()
+        configuration.transport = URLSessionEventTransport()
         let traces = environment("BENCH_TRACE_TRANSPORT") != nil
         if traces || ledger != nil {
             configuration.transport = TimingTransport(
