@@ -12,10 +12,11 @@ import Foundation
 /// separate-process ingest of `Scripts/real-ingest/` answering after a long delay
 /// (`Scripts/real-ingest/waiting-cost.sh` runs both).
 ///
-/// A default-configuration instance sends one batch of 20 events on a new connection, then one on the kept
-/// connection, each answered after the ingest's delay; then it sits idle for `REAL_INGEST_IDLE_SECONDS`
-/// (default 30). For each phase it prints the process's CPU (`getrusage`, user + system, every thread) and how
-/// long the phase lasted. The instance is polled every 100 ms for its uploaded count, which the figures include.
+/// A default-configuration instance (the transport's default timeouts, 30 s and 60 s, hold a 5 s answer) sends
+/// one batch of 20 events on a new connection, then one on the kept connection, each answered after the
+/// ingest's delay; then it sits idle for `REAL_INGEST_IDLE_SECONDS` (default 30). For each phase it prints the
+/// process's CPU (`getrusage`, user + system, every thread) and how long the phase lasted. The instance is
+/// polled every 100 ms for its uploaded count, which the figures include.
 enum WaitingCostRun {
     static func run() async {
         guard let host = environment("REAL_INGEST_HOST") else {
@@ -26,8 +27,7 @@ enum WaitingCostRun {
         let directory = TemporaryDirectory()
         var configuration = Configuration(apiKey: "BENCH_KEY", sourceIdentifier: "bench-source")
         configuration.apiHost = host
-        configuration.transport = URLSessionEventTransport(
-            requestTimeout: .seconds(120), resourceTimeout: .seconds(300))
+        configuration.transport = URLSessionEventTransport()
         configuration.storageDirectory = directory.url
         let binoban = Binoban.create(configuration: configuration)
         try? await Task.sleep(for: .seconds(1))
