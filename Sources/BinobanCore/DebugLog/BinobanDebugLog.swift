@@ -6,7 +6,8 @@ import Synchronization
 /// (the seed's "verbose console logging"): each track and identify accepted or dropped, each flush, each upload
 /// and its answer.
 ///
-/// Every line goes to standard output and, when the configuration has one, to the log hook
+/// Every line goes to standard output (through ``QueuedConsoleWriter``, so the caller never waits for the
+/// console) and, when the configuration has one, to the log hook
 /// (``Configuration/logHandler``), as a `debug` record whose file and line are the writer's. Lines never carry
 /// user data: event names, counts, batch numbers and HTTP statuses only — no property or trait values, no user
 /// id, anonymous id or token, no API key.
@@ -54,7 +55,7 @@ struct BinobanDebugLog: Sendable {
         let record = SDKCoreLogRecord(
             level: .debug, message: message, metadata: metadata, source: BinobanError.logSource, file: file,
             function: function, line: line)
-        ErrorReporter.console.log(record)
+        ErrorReporter.console.write(record)
         logHandler?.log(record)
     }
 

@@ -22,8 +22,8 @@ final class ErrorReporter: Sendable {
     }
 
     /// Where ``Binoban/debugLogsEnabled`` writes: standard output, every level (the seed's "verbose console
-    /// logging").
-    static let console = SDKCoreStreamLogHandler(stream: .standardOutput, minimumLevel: .trace)
+    /// logging"), from a queue of its own, so that a call that logs never waits for the console.
+    static let console = QueuedConsoleWriter.standardOutput
     /// Kinds delivered at most once per instance; later reports of them carry no news (no event is lost).
     static let oncePerInstance: Set<BinobanError.Kind> = [.transportMissing]
 
@@ -90,7 +90,7 @@ final class ErrorReporter: Sendable {
         if logHandler != nil || Binoban.debugLogsEnabled {
             let record = error.logRecord(file: origin.file, function: origin.function, line: origin.line)
             logHandler?.log(record)
-            if Binoban.debugLogsEnabled { Self.console.log(record) }
+            if Binoban.debugLogsEnabled { Self.console.write(record) }
         }
         handler?(error)
     }

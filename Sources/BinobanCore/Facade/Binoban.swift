@@ -26,6 +26,10 @@ public final class Binoban: Sendable {
     /// answer (HTTP status and what it means for the batch), besides every report (also delivered to
     /// ``Configuration/errorHandler``). Lines carry event names and counts only: never property or trait
     /// values, user ids, anonymous ids, tokens or the API key. Off, the hot path pays one read of this switch.
+    ///
+    /// Standard output is written from a queue of the SDK's own, so the call that logs never waits for the
+    /// console (a terminal, or a pipe read slowly). At most 4 096 lines wait; a line past that is dropped, and
+    /// the next line written says how many were. The log hook is called on the caller's thread, as always.
     public static var debugLogsEnabled: Bool {
         get { BinobanDebugLog.isEnabled }
         set { BinobanDebugLog.isEnabled = newValue }
