@@ -134,6 +134,11 @@ public struct Configuration: Sendable {
     /// Default `nil`: nothing is written or printed unless the host asks (here, or with
     /// ``Binoban/debugLogsEnabled``).
     public var logHandler: (any SDKCoreLogHandler)?
+    /// Writes this instance's debug lines whatever ``Binoban/debugLogsEnabled`` says. Package access, for the
+    /// package's tests: the process-wide switch traces every instance of the process, so a test that turned it on
+    /// for its own instance made another suite's concurrent test format 160 000 debug lines, which held the
+    /// cooperative threads long enough to stall every other test.
+    package var debugLogsForThisInstance = false
     /// Receives the pipeline's counters, gauges and upload timings as they change (labels `binoban_…`,
     /// dimensions `reason` and `outcome` only; Docs/Observability.md lists them). Default `nil`. The same
     /// figures are in ``Binoban/statistics`` at any time.

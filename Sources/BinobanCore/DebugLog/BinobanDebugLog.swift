@@ -43,6 +43,21 @@ struct BinobanDebugLog: Sendable {
 
     /// The host's log hook, which receives every line beside standard output.
     let logHandler: (any SDKCoreLogHandler)?
+    /// Lines are written for this instance even while the switch is off (``Configuration/debugLogsForThisInstance``).
+    let forThisInstance: Bool
+
+    init(logHandler: (any SDKCoreLogHandler)?, forThisInstance: Bool = false) {
+        self.logHandler = logHandler
+        self.forThisInstance = forThisInstance
+    }
+
+    /// Creates the debug log of an instance with `configuration`.
+    init(for configuration: Configuration) {
+        self.init(logHandler: configuration.logHandler, forThisInstance: configuration.debugLogsForThisInstance)
+    }
+
+    /// Whether lines are written: the switch is on, or this instance writes them anyway.
+    var isOn: Bool { Self.isEnabled || forThisInstance }
 
     /// Writes one debug line to standard output and the log hook.
     func write(

@@ -136,7 +136,7 @@ public final class Binoban: Sendable {
                 deviceToken: identity.deviceToken
             )
         }
-        if BinobanDebugLog.isEnabled {
+        if debugLogIsOn {
             debugLog.event(
                 .identify, name: "", fieldCount: newTraits.objectValue?.count ?? 0,
                 accepted: runtime.intake.settings.enabled)
@@ -241,7 +241,7 @@ public final class Binoban: Sendable {
     /// from synchronous and async code alike (the seed's `flush()`); ``flushAndWait()`` is the one that waits.
     public func flush() {
         guard let runtime else { return }
-        if BinobanDebugLog.isEnabled { debugLog.flushRequested(awaited: false) }
+        if debugLogIsOn { debugLog.flushRequested(awaited: false) }
         _ = runtime.intake.requestFlush(waiterID: nil)
     }
 
@@ -254,14 +254,14 @@ public final class Binoban: Sendable {
     @discardableResult
     public func flushAndWait() async -> BinobanFlushResult {
         guard let runtime else { return BinobanFlushResult(outcome: .paused) }
-        if BinobanDebugLog.isEnabled { debugLog.flushRequested(awaited: true) }
+        if debugLogIsOn { debugLog.flushRequested(awaited: true) }
         let id = runtime.waiters.makeID()
         let result = await runtime.waiters.wait(id: id) {
             if !runtime.intake.requestFlush(waiterID: id) {
                 runtime.waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
             }
         }
-        if BinobanDebugLog.isEnabled { debugLog.flushFinished(result) }
+        if debugLogIsOn { debugLog.flushFinished(result) }
         return result
     }
 
@@ -345,14 +345,17 @@ public final class Binoban: Sendable {
                 encodedHead: head
             )
         }
-        if BinobanDebugLog.isEnabled {
+        if debugLogIsOn {
             debugLog.event(kind, name: name, fieldCount: payload.objectValue?.count ?? 0, accepted: accepted)
         }
         return accepted
     }
 
     /// The instance's debug lines (written only while ``debugLogsEnabled`` is on).
-    private var debugLog: BinobanDebugLog { BinobanDebugLog(logHandler: configuration.logHandler) }
+    private var debugLog: BinobanDebugLog { BinobanDebugLog(for: configuration) }
+
+    /// Whether debug lines are written: one read of the switch, and of the configuration only while it is off.
+    private var debugLogIsOn: Bool { BinobanDebugLog.isEnabled || configuration.debugLogsForThisInstance }
 
     func convert(_ dictionary: [String: Any]) -> JSONValue {
         let conversion = JSONValue.convert(dictionary)

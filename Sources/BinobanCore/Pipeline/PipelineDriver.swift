@@ -29,7 +29,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         self.clock = clock
         machine = PipelineMachine(rules: parts.rules, settings: parts.intake.settings)
         metrics = parts.configuration.metricsObserver.map(BinobanMetricsPublisher.init(observer:))
-        debugLog = BinobanDebugLog(logHandler: parts.configuration.logHandler)
+        debugLog = BinobanDebugLog(for: parts.configuration)
     }
 
     /// Opens the storage and starts the machine; a caller arriving while another opens it waits for the opening.
@@ -151,7 +151,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
 
     private func complete(_ input: PipelineInput<C.Instant>) {
         inFlight -= 1
-        if BinobanDebugLog.isEnabled { debugLog.pipelineInput(input) }
+        if debugLog.isOn { debugLog.pipelineInput(input) }
         feed(input)
     }
 
@@ -179,7 +179,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         let (wallClock, random) = (parts.configuration.wallClock, parts.configuration.randomSource)
         let request = parts.requestBuilder.request(for: batch, sentAtMillis: wallClock.currentMillisecondsSince1970())
         inFlight += 1
-        if BinobanDebugLog.isEnabled { debugLog.uploadStarted(batch) }
+        if debugLog.isOn { debugLog.uploadStarted(batch) }
         uploads[id] = Task {
             let started = self.clock.now
             let answer = await PipelineCalls<C.Instant>.upload(

@@ -5,17 +5,21 @@ import Testing
 @testable import BinobanCore
 
 /// `Binoban.companion.debugLogsEnabled` is one process-wide switch, so these tests belong to the serialized
-/// "Static controls" suite: no other test of this process turns it on or off meanwhile.
+/// "Static controls" suite: no other test of this process turns it on or off meanwhile. The traces are read
+/// from instances that write their lines without the switch (`debugLogsForThisInstance`); the switch itself is
+/// on only around two synchronous calls, because while it is on every instance of the process is traced: left
+/// on for a whole flush, it made a concurrent suite's 160 000 tracked events format their debug lines, which
+/// held the cooperative threads for minutes under the thread sanitizer and stalled every other test.
 extension StaticControlsTests {
     @Test("debug logs trace each accepted call, flush, upload and answer to the log hook, without user data")
     func debugLogsTraceTheIntegration() async throws {
         let secrets = ["SECRET-KEY-3141", "user-secret-2718", "trait-secret@example.com", "prop-secret-1618"]
         let logs = InMemoryLogHandler()
-        Binoban.companion.debugLogsEnabled = true
-        defer { Binoban.companion.debugLogsEnabled = false }
+        // This instance's lines only: the process-wide switch would trace every other suite's instances too.
         let harness = PipelineHarness(script: [200, 400]) { config in
             config.apiKey = secrets[0]
             config.logHandler = logs
+            config.debugLogsForThisInstance = true
         }
         await harness.settle()
         let binoban = harness.binoban
@@ -75,11 +79,10 @@ extension StaticControlsTests {
     @Test("a transport failure is traced as an upload without an answer, kept for a retry")
     func debugLogsTraceAFailedUpload() async throws {
         let logs = InMemoryLogHandler()
-        Binoban.debugLogsEnabled = true
-        defer { Binoban.debugLogsEnabled = false }
         let harness = PipelineHarness(script: [.networkError]) { config in
             config.logHandler = logs
             config.uploadMaxRetries = 0
+            config.debugLogsForThisInstance = true
         }
         await harness.settle()
         harness.binoban.track(name: "a")
@@ -89,6 +92,24 @@ extension StaticControlsTests {
         #expect(
             lines.contains(
                 "upload of batch 1 got no answer (the transport failed); the batch is kept for a retry"), "\(lines)")
+    }
+
+    @Test("The process-wide switch traces every instance while it is on, and none once it is off again")
+    func processWideSwitch() async throws {
+        let logs = InMemoryLogHandler()
+        let harness = PipelineHarness(script: []) { $0.logHandler = logs }
+        await harness.settle()
+        // On for two synchronous calls only: every instance of the test process is traced while it is on.
+        Binoban.companion.debugLogsEnabled = true
+        harness.binoban.track(name: "while on")
+        harness.binoban.flush()
+        Binoban.companion.debugLogsEnabled = false
+        harness.binoban.track(name: "after")
+        let lines = logs.records.filter { $0.level == .debug }.map(\.message)
+        // The driver may trace the flush it took before the switch went off; nothing after it is traced.
+        #expect(Array(lines.prefix(2)) == ["track \"while on\" accepted (0 properties)", "flush requested"])
+        #expect(!lines.contains { $0.contains("\"after\"") })
+        _ = await harness.binoban.shutdown(gracePeriod: .zero)
     }
 
     @Test("with debug logs off nothing is traced, and the log hook gets reports only")

@@ -32,6 +32,8 @@ extension StaticControlsTests {
 
             binoban.anonymousId()   // String — always present
         }
+        // Off again at once: while it is on, every instance of the test process is traced (Static controls).
+        Binoban.companion.debugLogsEnabled = false
 
         _ = await binoban.flushAndWait()
         let events = try harness.uploadedEvents()
