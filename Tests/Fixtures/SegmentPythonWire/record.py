@@ -189,12 +189,18 @@ CALLS = [
         "anonymous_id": "anon-1", "group_id": "group-2", "timestamp": TIMESTAMP_UTC,
         "message_id": "msg-group-minimal",
     }),
+    ("group-numeric-ids", "group", {
+        "user_id": 42, "group_id": 1001, "timestamp": TIMESTAMP_UTC, "message_id": "msg-group-numeric-ids",
+    }),
     ("alias-full", "alias", {
         "previous_id": "anon-1", "user_id": "user-1", "context": CONTEXT, "timestamp": TIMESTAMP_UTC,
         "message_id": "msg-alias-full", "integrations": INTEGRATIONS,
     }),
     ("alias-minimal", "alias", {
         "previous_id": "user-old", "user_id": "user-1", "timestamp": TIMESTAMP_UTC, "message_id": "msg-alias-minimal",
+    }),
+    ("alias-numeric-ids", "alias", {
+        "previous_id": 7, "user_id": 42, "timestamp": TIMESTAMP_UTC, "message_id": "msg-alias-numeric-ids",
     }),
 ]
 
