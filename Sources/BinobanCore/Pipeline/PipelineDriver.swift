@@ -10,12 +10,11 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     /// Batches read for sending, and the requests in flight.
     private var held: [BinobanBatchID: BinobanStoredBatch] = [:]
     private var uploads: [BinobanBatchID: Task<Void, Never>] = [:]
-    /// The one timer: the machine's next deadline, or the error reporter's next summary if sooner.
+    /// The one timer: the machine's next deadline (the error reporter's summaries are among its deadlines).
     private var timer = DeadlineTimer<C>()
     private var metrics: BinobanMetricsPublisher?
     /// The lines written while `Binoban.debugLogsEnabled` is on: each flush's batches, each upload and answer.
     private let debugLog: BinobanDebugLog
-    private var summaryDeadline: C.Instant?
     private var inFlight = 0
     private var started = false
     /// Callers of `start()` that arrived while the first one was opening the storage; `nil` once it is open.
@@ -42,6 +41,8 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         let open = parts.openStorage
         storage = await parts.worker.run { open() }
         buffer = WriteStageBuffer(for: parts)
+        // Called on the host's thread, which must not wait for the actor: the signal hops over in a task of its
+        // own. The intake signals once until the next drain, so these tasks do not pile up.
         parts.intake.setOnWork { Task { await self.feed(.intakeHasWork) } }
         feed(.started)
         for waiter in startWaiters ?? [] { waiter.resume() }
@@ -60,6 +61,8 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
                 waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
             }
             intake.close()
+            // This runs while the continuation is being set up, where the actor cannot be entered again: the stop
+            // follows as the actor's next job, and the machine ends the wait by the deadline at the latest.
             Task { self.feed(.stop(deadline: stopAt)) }
         }
         if !finished { await withCheckedContinuation { finishWaiters.append($0) } }
@@ -89,6 +92,12 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         while !inputs.isEmpty {
             for action in machine.handle(inputs.removeFirst(), at: clock.now) {
                 if let next = perform(action) { inputs.append(next) }
+            }
+            // Reports made since (by the machine or a facade call) may wait for a summary.
+            if inputs.isEmpty, !finished, machine.summaryDeadline == nil,
+                let wait = parts.reporter.timeUntilNextDeadline
+            {
+                inputs.append(.summaryPending(at: clock.now.advanced(by: wait)))
             }
         }
         parts.statistics.withLock { $0 = machine.statistics }
@@ -134,6 +143,8 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             parts.waiters.resume(id, with: result)
         case .report(let kind, let message, let eventCount, let file, let function, let line):
             parts.reporter.report(kind, message, eventCount: eventCount, file: file, function: function, line: line)
+        case .deliverSummaries:
+            parts.reporter.deliverDue()
         case .cancelUploads:
             for task in uploads.values { task.cancel() }
         case .finish:
@@ -142,7 +153,9 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         return nil
     }
 
-    /// Runs one storage call in a task and feeds its result back.
+    /// Runs one storage call in a task and feeds its result back. Nothing awaits the task: the driver counts it
+    /// (`inFlight`) and the machine waits for its result before it finishes, except after the shutdown deadline,
+    /// when the result is ignored (a storage call is not cancellable; it ends on the storage worker).
     private func io(_ body: @escaping @Sendable (any BinobanEventStorage) async -> PipelineInput<C.Instant>) {
         guard let storage else { return }
         inFlight += 1
@@ -155,18 +168,8 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         feed(input)
     }
 
-    /// Tells the write stage what the append did, and the machine what it needs of that.
     private func written(_ result: Result<BinobanStorageWriteReport, any Error>) -> PipelineInput<C.Instant> {
-        switch result {
-        case .success(let report):
-            let bytes = buffer?.stored(report) ?? 0
-            // A refused suffix is the machine's to hold or drop: it is not "more in the drain".
-            return .written(report, storedBytes: bytes, moreInDrain: buffer?.hasMoreAfterChunk ?? false)
-        case .failure(let error):
-            let storedBefore = (error as? BinobanFileStorageError)?.storedEventsBeforeFailure ?? 0
-            let lost = buffer?.failed(storedBeforeFailure: storedBefore) ?? 0
-            return .writeFailed(lost: lost, moreInDrain: buffer?.hasMore ?? false, message: "\(error)")
-        }
+        buffer?.written(result) ?? .writeFailed(lost: 0, moreInDrain: false, message: "the write stage is gone")
     }
 
     private func hold(_ batch: BinobanStoredBatch) {
@@ -180,6 +183,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         let request = parts.requestBuilder.request(for: batch, sentAtMillis: wallClock.currentMillisecondsSince1970())
         inFlight += 1
         if BinobanDebugLog.isEnabled { debugLog.uploadStarted(batch) }
+        // Owned by the driver: cancelled when the shutdown deadline passes or the driver finishes.
         uploads[id] = Task {
             let started = self.clock.now
             let answer = await PipelineCalls<C.Instant>.upload(
@@ -191,19 +195,11 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     }
 
     private func armTimer() {
-        if summaryDeadline == nil, let wait = parts.reporter.timeUntilNextDeadline {
-            summaryDeadline = clock.now.advanced(by: wait)
-        }
-        let deadline = finished ? nil : [machine.nextDeadline, summaryDeadline].compactMap { $0 }.min()
-        timer.set(deadline, on: clock) { await self.timerFired($0) }
+        timer.set(finished ? nil : machine.nextDeadline, on: clock) { await self.timerFired($0) }
     }
 
     private func timerFired(_ deadline: C.Instant) {
         guard timer.fired(deadline) else { return }
-        if let summary = summaryDeadline, summary <= clock.now {
-            summaryDeadline = nil
-            parts.reporter.deliverDue()
-        }
         feed(.timerFired)
     }
 

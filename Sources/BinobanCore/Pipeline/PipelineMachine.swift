@@ -121,6 +121,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private var baselines: [UInt64: Baseline] = [:]
     private var droppedAtLastResult = 0
     private(set) var intervalDeadline: Instant?
+    /// When the error reporter's pending summaries are due; the shutdown delivers what is left.
+    private(set) var summaryDeadline: Instant?
 
     init(rules: PipelineRules, settings: EventIntake.Settings) {
         self.rules = rules
@@ -131,6 +133,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     var nextDeadline: Instant? {
         var deadlines: [Instant] = []
         if let intervalDeadline { deadlines.append(intervalDeadline) }
+        if let summaryDeadline { deadlines.append(summaryDeadline) }
         if let gateUntil, waitsOnGate { deadlines.append(gateUntil) }
         if case .stopping(let deadline, false) = life { deadlines.append(deadline) }
         return deadlines.min()
@@ -223,6 +226,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             }
         case .timerFired:
             timerFired(at: now, &actions)
+        case .summaryPending(let at):
+            // The earliest pending summary is already timed: the reporter is asked again once it is delivered.
+            if summaryDeadline == nil, life != .stopped { summaryDeadline = at }
         case .stop(let deadline):
             switch life {
             case .created(let earlier):
@@ -612,6 +618,10 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     }
 
     private mutating func timerFired(at now: Instant, _ actions: inout [PipelineAction]) {
+        if let due = summaryDeadline, now >= due {
+            summaryDeadline = nil
+            actions.append(.deliverSummaries)
+        }
         gate.passTime(to: now)
         if let deadline = intervalDeadline, now >= deadline {
             intervalDeadline = now.advanced(by: settings.flushInterval)
@@ -722,6 +732,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         else { return }
         life = .stopped
         intervalDeadline = nil
+        summaryDeadline = nil
         gate.close()
         abandonPasses(.interrupted, &actions)
         actions.append(.finish)
