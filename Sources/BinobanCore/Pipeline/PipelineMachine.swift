@@ -133,7 +133,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     var nextDeadline: Instant? {
         var deadlines: [Instant] = []
         if let intervalDeadline { deadlines.append(intervalDeadline) }
-        if let summaryDeadline { deadlines.append(summaryDeadline) }
+        if let summaryDeadline, life != .stopped { deadlines.append(summaryDeadline) }
         if let gateUntil, waitsOnGate { deadlines.append(gateUntil) }
         if case .stopping(let deadline, false) = life { deadlines.append(deadline) }
         return deadlines.min()
@@ -227,8 +227,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         case .timerFired:
             timerFired(at: now, &actions)
         case .summaryPending(let at):
-            // The earliest pending summary is already timed: the reporter is asked again once it is delivered.
-            if summaryDeadline == nil, life != .stopped { summaryDeadline = at }
+            // The earliest pending summary is already timed: the reporter is asked again once it is delivered. Once
+            // stopped, the deadline is kept but never fires (the driver delivers what is left when it finishes).
+            if summaryDeadline == nil { summaryDeadline = at }
         case .stop(let deadline):
             switch life {
             case .created(let earlier):
