@@ -109,8 +109,32 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private(set) var identity: IdentitySaving = .idle
 
     // Uploads.
-    private(set) var pass: Pass?
-    private var followUp: Pass?
+    /// The upload passes: none, or the running one with at most one follow-up merged from later requests (a
+    /// follow-up without a running pass cannot be written down).
+    enum Passes: Sendable, Equatable {
+        case none
+        case running(Pass, followUp: Pass?)
+    }
+
+    private(set) var passes: Passes = .none
+    /// The running pass; setting it keeps the follow-up, and setting `nil` ends both.
+    private var pass: Pass? {
+        get {
+            guard case .running(let current, _) = passes else { return nil }
+            return current
+        }
+        set {
+            guard let newValue else {
+                passes = .none
+                return
+            }
+            passes = .running(newValue, followUp: followUp)
+        }
+    }
+    private var followUp: Pass? {
+        guard case .running(_, let followUp) = passes else { return nil }
+        return followUp
+    }
     private var listing = false
     private(set) var work: [UploadItem] = []
     private(set) var gate = UploadGate<Instant>()
@@ -456,13 +480,14 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             return
         }
         for waiter in waiters { baselines[waiter] = baseline }
-        if pass == nil {
-            pass = Pass(exhaustive: exhaustive, waiters: waiters)
-        } else {
+        switch passes {
+        case .none:
+            passes = .running(Pass(exhaustive: exhaustive, waiters: waiters), followUp: nil)
+        case .running(let current, let followUp):
             var merged = followUp ?? Pass(exhaustive: false, waiters: [])
             merged.exhaustive = merged.exhaustive || exhaustive
             merged.waiters += waiters
-            followUp = merged
+            passes = .running(current, followUp: merged)
         }
     }
 
@@ -699,8 +724,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         for waiter in current.waiters { actions.append(.resume(waiter, result(for: waiter, base: outcome))) }
         // A batch was kept: uploads cannot free room now, so flushes behind a held write end as kept too.
         if current.kept { resolveTicketsBehindHold(.keptForRetry, &actions) }
-        pass = followUp
-        followUp = nil
+        // The follow-up, if any, becomes the running pass.
+        passes = followUp.map { .running($0, followUp: nil) } ?? .none
         // The count rule holds for what is already stored too: a backlog of flushAt events or more keeps
         // uploading while uploads make progress, instead of waiting for the next trigger.
         if pass == nil, current.progressed, !current.kept, statistics.queuedEvents >= settings.flushAt {
@@ -727,7 +752,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     private mutating func finishIfDone(_ actions: inout [PipelineAction]) {
         guard case .stopping(_, let deadlinePassed) = life else { return }
-        let uploadsDone = (pass == nil && followUp == nil) || deadlinePassed
+        let uploadsDone = passes == .none || deadlinePassed
         guard intakeClosed, !intakePending, writeStage == .idle, identity == .idle,
             uploadsDone, work.isEmpty || deadlinePassed, !listing || deadlinePassed
         else { return }
@@ -745,7 +770,6 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         for waiter in (pass?.waiters ?? []) + (followUp?.waiters ?? []) {
             actions.append(.resume(waiter, result(for: waiter, base: base)))
         }
-        pass = nil
-        followUp = nil
+        passes = .none
     }
 }

@@ -145,7 +145,14 @@ private struct ModelRun {
             case .stopping(_, true): "stopping late"
             case .stopped: "stopped"
             }
+        let passes =
+            switch machine.passes {
+            case .none: "none"
+            case .running(_, nil): "running"
+            case .running(_, .some): "running, follow-up merged"
+            }
         seen.formUnion([
+            "passes \(passes)",
             "write stage \(stage)", "identity \(identity)", "backoff \(backoff)", "phase \(phase)",
             "server asked \(machine.gate.serverAsked != nil)",
         ])
@@ -405,6 +412,7 @@ struct PipelineModelTests {
                 "identity idle", "identity saving", "identity saving, next due",
                 "backoff healthy", "backoff backingOff", "backoff failing", "phase created", "phase running",
                 "phase stopping", "phase stopping late", "phase stopped", "server asked true", "server asked false",
+                "passes none", "passes running", "passes running, follow-up merged",
             ]
             #expect(expected.subtracting(seen).isEmpty, "never reached: \(expected.subtracting(seen).sorted())")
         }
