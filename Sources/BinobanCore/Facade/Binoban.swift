@@ -37,7 +37,7 @@ public final class Binoban: Sendable {
 
     /// The working parts; `nil` for a disabled instance.
     let runtime: BinobanRuntime?
-    private let runState = LockedValue(false)
+    private let runState = LockedValue(RunState.idle)
 
     /// The configuration the instance was created with (thresholds as configured, before any runtime change).
     public let configuration: Configuration
@@ -55,6 +55,8 @@ public final class Binoban: Sendable {
     /// written to storage (for the next run), and the timer and uploads end.
     deinit {
         guard let driver = runtime?.driver else { return }
+        // Nothing can await a deinit: the task holds the driver until its drain (bounded by the zero deadline
+        // and the storage call in progress) ends.
         Task.detached { _ = await driver.shutdown(deadline: .zero) }
     }
 
@@ -296,21 +298,17 @@ public final class Binoban: Sendable {
     /// }
     /// ```
     public func run() async throws {
-        let claimed = runState.withLock { running -> Bool in
-            if running { return false }
-            running = true
-            return true
-        }
-        guard claimed else {
+        guard runState.withLock({ $0.claim() }) else {
             throw BinobanError(kind: .alreadyRunning, message: "run() is already active for this instance")
         }
-        defer { runState.withLock { $0 = false } }
+        defer { runState.withLock { $0.ended() } }
         guard let runtime else {
             await CancellationWait.untilCancelled()
             return
         }
         await runtime.driver.start()
         await CancellationWait.untilCancelled()
+        runState.withLock { $0.cancelled() }
         // The shutdown ignores this task's cancellation: its drain is bounded by the grace period alone.
         _ = await runtime.driver.shutdown(deadline: configuration.shutdownGracePeriod)
     }

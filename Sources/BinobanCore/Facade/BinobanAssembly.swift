@@ -138,6 +138,8 @@ enum BinobanAssembly {
         let instance = Binoban(core: core, configuration: configuration)
         binobanInstanceWasCreated(instance)
         if configuration.startsAutomatically {
+            // `create` returns at once (it must not wait for the storage to open): the start runs on its own, and
+            // every later call that needs the storage (a flush, a shutdown) awaits the same start in the driver.
             Task.detached { await driver.start() }
         }
         return instance

@@ -1,5 +1,6 @@
 /// The driver's one timer: a task that sleeps on the clock until a deadline and then calls back, replaced
-/// whenever the deadline changes.
+/// whenever the deadline changes. The timer owns its task (it cancels it on every change); nothing awaits it, as
+/// a sleeping timer must not hold up the driver that set it.
 struct DeadlineTimer<C: Clock>: Sendable where C.Duration == Duration {
     private var armed: (deadline: C.Instant, task: Task<Void, Never>)?
 

@@ -2,15 +2,14 @@
 import Synchronization
 #endif
 
-/// The bounded, ordered hand-off between callers and the pipeline: a lock-protected buffer, no rules of its
-/// own beyond its capacity.
+/// The bounded, ordered hand-off between callers and the pipeline: a lock-protected queue. Whether an event is
+/// taken is ``IntakeAdmission``'s to say (closed, paused, waiting for room, full); the queue performs the verdict
+/// and counts it, and the pipeline machine decides everything after the drain.
 ///
 /// Callers stamp events with the current identity and push them under one short lock; identity changes
 /// happen under the same lock, in the same order, so an event keeps the identity of the moment it was
-/// accepted. When the buffer is full, the oldest event is dropped (``Overflow/dropOldest``) or the new one is
-/// refused (``Overflow/dropNewest``), counted either way; an awaiting caller may instead wait for room. The
-/// first work after a drain calls `onWork` once, so the driver is woken without polling; the driver takes
-/// everything in one O(1) swap.
+/// accepted. The first work after a drain calls `onWork` once, so the driver is woken without polling; the
+/// driver takes everything in one O(1) swap.
 final class EventIntake: Sendable {
     /// Runtime settings that callers may change and the driver applies.
     struct Settings: Sendable, Equatable {
@@ -43,23 +42,13 @@ final class EventIntake: Sendable {
         var summary = PipelineDrain()
     }
 
-    /// Why an event was not accepted.
-    enum Refusal: Sendable, Equatable {
-        case paused
-        case closed
-        case full
-    }
-
     private struct State {
         var identity: IdentityState
         var identityDirty: Bool
-        /// Accepted events, oldest first; the first `skipped` of them were dropped to respect `capacity`.
+        /// Accepted events, oldest first; the first `skipped` of them were dropped to respect the capacity.
         var events: [PendingEvent] = []
         var skipped = 0
-        let capacity: Int
-        /// The depth at which an awaiting caller waits: ``awaitingCallerDepth`` or the capacity if smaller.
-        let awaitingDepth: Int
-        let overflow: Overflow
+        let admission: IntakeAdmission
         /// An empty array with capacity, swapped in at the next drain.
         var spare: [PendingEvent] = []
         /// A drained array handed back by the driver with its events still in it: a caller empties it (so the
@@ -82,6 +71,11 @@ final class EventIntake: Sendable {
         var nextWaiterID: UInt64 = 0
 
         var liveCount: Int { events.count - skipped }
+
+        @inline(__always)
+        func verdict(awaitsRoom: Bool) -> IntakeAdmission.Verdict {
+            admission.verdict(queued: liveCount, enabled: settings.enabled, closed: closed, awaitsRoom: awaitsRoom)
+        }
 
         var hasWork: Bool {
             liveCount > 0 || !tickets.isEmpty || identityDirty || settingsDirty || overflowDrops > 0
@@ -119,9 +113,7 @@ final class EventIntake: Sendable {
             State(
                 identity: identity,
                 identityDirty: persistIdentity,
-                capacity: max(1, capacity),
-                awaitingDepth: max(1, min(capacity, Self.awaitingCallerDepth)),
-                overflow: overflow,
+                admission: IntakeAdmission(capacity: capacity, overflow: overflow),
                 settings: settings
             )
         )
@@ -198,17 +190,13 @@ final class EventIntake: Sendable {
     @discardableResult
     func accept(_ build: (IdentityState) -> PendingEvent) -> Bool {
         let (accepted, wake) = state.withLock { state -> (Bool, Bool) in
-            guard !state.closed else { return (false, false) }
-            guard state.settings.enabled else {
-                state.accepted += 1
-                state.pausedDrops += 1
-                return (false, state.shouldSignal())
-            }
+            let verdict = state.verdict(awaitsRoom: false)
+            guard Self.count(verdict, in: &state) else { return (false, verdict != .closed && state.shouldSignal()) }
             var event = build(state.identity)
             state.encoder?.completeHead(of: &event)
-            let pushed = Self.push(event, into: &state)
+            Self.push(event, verdict, into: &state)
             publishDepth(state.liveCount)
-            return (pushed, state.shouldSignal())
+            return (true, state.shouldSignal())
         }
         if wake { signal() }
         return accepted
@@ -219,22 +207,24 @@ final class EventIntake: Sendable {
     /// instance is paused or closed, or the task was cancelled while waiting.
     func acceptWaitingForRoom(_ build: @escaping (IdentityState) -> PendingEvent) async -> Bool {
         while true {
-            let outcome = state.withLock { state -> (Refusal?, Bool) in
-                guard !state.closed else { return (.closed, false) }
-                guard state.settings.enabled else {
-                    state.accepted += 1
-                    state.pausedDrops += 1
-                    return (.paused, state.shouldSignal())
+            let (verdict, wake) = state.withLock { state -> (IntakeAdmission.Verdict, Bool) in
+                let verdict = state.verdict(awaitsRoom: true)
+                switch verdict {
+                case .closed, .waitForRoom: return (verdict, false)
+                case .paused, .refuseNewest:
+                    _ = Self.count(verdict, in: &state)
+                    return (verdict, state.shouldSignal())
+                case .enqueue, .enqueueDroppingOldest:
+                    _ = Self.count(verdict, in: &state)
+                    Self.push(build(state.identity), verdict, into: &state)
+                    return (verdict, state.shouldSignal())
                 }
-                guard state.liveCount < state.awaitingDepth else { return (.full, false) }
-                _ = Self.push(build(state.identity), into: &state)
-                return (nil, state.shouldSignal())
             }
-            if outcome.1 { signal() }
-            switch outcome.0 {
-            case nil: return true
-            case .paused, .closed: return false
-            case .full:
+            if wake { signal() }
+            switch verdict {
+            case .enqueue, .enqueueDroppingOldest: return true
+            case .closed, .paused, .refuseNewest: return false
+            case .waitForRoom:
                 guard await waitForRoom() else { return false }
             }
         }
@@ -250,7 +240,7 @@ final class EventIntake: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 let resumeNow = state.withLock { state -> Bool? in
                     if Task.isCancelled || state.closed { return false }
-                    if state.liveCount < state.awaitingDepth { return true }
+                    if state.liveCount < state.admission.awaitingDepth { return true }
                     state.roomWaiters.append((id, continuation))
                     return nil
                 }
@@ -272,12 +262,8 @@ final class EventIntake: Sendable {
             change(&state.identity)
             state.identityDirty = true
             if let build {
-                if state.settings.enabled {
-                    _ = Self.push(build(state.identity), into: &state)
-                } else {
-                    state.accepted += 1
-                    state.pausedDrops += 1
-                }
+                let verdict = state.verdict(awaitsRoom: false)
+                if Self.count(verdict, in: &state) { Self.push(build(state.identity), verdict, into: &state) }
             }
             return state.shouldSignal()
         }
@@ -320,15 +306,33 @@ final class EventIntake: Sendable {
         if wake { signal() }
     }
 
-    /// Appends; beyond capacity the oldest event is dropped or the new one refused (counted). Dropped events
-    /// are compacted away in amortised O(1), so memory stays below twice the capacity. The event is consumed: it
-    /// moves into the queue instead of being copied (seven references retained, then released with the original).
-    private static func push(_ event: consuming PendingEvent, into state: inout State) -> Bool {
-        state.accepted += 1
-        if state.liveCount >= state.capacity, state.overflow == .dropNewest {
+    /// Counts a verdict: every verdict but `closed` and `waitForRoom` is an accepted event, paused and overflow
+    /// refusals are drops. Returns whether the event is to be queued.
+    @inline(__always)
+    private static func count(_ verdict: IntakeAdmission.Verdict, in state: inout State) -> Bool {
+        switch verdict {
+        case .closed, .waitForRoom:
+            return false
+        case .paused:
+            state.accepted += 1
+            state.pausedDrops += 1
+            return false
+        case .refuseNewest:
+            state.accepted += 1
             state.overflowDrops += 1
             return false
+        case .enqueue, .enqueueDroppingOldest:
+            state.accepted += 1
+            return true
         }
+    }
+
+    /// Appends an admitted event; with `enqueueDroppingOldest` the oldest is dropped (counted). Dropped events
+    /// are compacted away in amortised O(1), so memory stays below twice the capacity. The event is consumed: it
+    /// moves into the queue instead of being copied.
+    private static func push(
+        _ event: consuming PendingEvent, _ verdict: IntakeAdmission.Verdict, into state: inout State
+    ) {
         if !state.stale.isEmpty, state.spare.capacity == 0 {
             var recycled = state.stale
             state.stale = []
@@ -336,15 +340,14 @@ final class EventIntake: Sendable {
             state.spare = recycled
         }
         state.events.append(event)
-        if state.liveCount > state.capacity {
+        if verdict == .enqueueDroppingOldest {
             state.skipped += 1
             state.overflowDrops += 1
-            if state.skipped >= max(state.capacity, 64) {
+            if state.skipped >= max(state.admission.capacity, 64) {
                 state.events.removeFirst(state.skipped)
                 state.skipped = 0
             }
         }
-        return true
     }
 
     // MARK: Driver side

@@ -25,6 +25,8 @@ enum PipelineAction: Sendable, Equatable {
     case report(
         BinobanError.Kind, String, eventCount: Int, file: String = #fileID, function: String = #function,
         line: UInt = #line)
+    /// Deliver the error reporter's summaries that are due.
+    case deliverSummaries
     /// Cancel the requests in flight (the shutdown deadline passed).
     case cancelUploads
     /// The pipeline has stopped: nothing more will be asked.

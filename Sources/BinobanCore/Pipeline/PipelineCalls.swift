@@ -60,12 +60,14 @@ enum PipelineCalls<Instant: InstantProtocol> where Instant.Duration == Duration 
         }
     }
 
-    /// Sends a batch's request; the answer, its `Retry-After` as a delay from now, and a fresh jitter draw go
+    /// Sends a batch's request, stamping `sentAt` now; the answer, its `Retry-After` as a delay from now, and a fresh jitter draw go
     /// back (the draw is used only if the machine backs off).
     static func upload(
-        _ request: BinobanTransportRequest, of id: BinobanBatchID, with transport: any BinobanEventTransport,
+        _ batch: BinobanStoredBatch, with transport: any BinobanEventTransport, builder: UploadRequestBuilder,
         wallClock: any BinobanWallClock, random: any BinobanRandomSource
     ) async -> PipelineInput<Instant> {
+        let id = batch.id
+        let request = builder.request(for: batch, sentAtMillis: wallClock.currentMillisecondsSince1970())
         do {
             let response = try await transport.send(request)
             let retryAfter = response.value(forHeader: "Retry-After").flatMap { RetryAfter.parse($0) }?

@@ -10,19 +10,15 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     /// Batches read for sending, and the requests in flight.
     private var held: [BinobanBatchID: BinobanStoredBatch] = [:]
     private var uploads: [BinobanBatchID: Task<Void, Never>] = [:]
-    /// The one timer: the machine's next deadline, or the error reporter's next summary if sooner.
+    /// The one timer: the machine's next deadline (the error reporter's summaries are among its deadlines).
     private var timer = DeadlineTimer<C>()
     private var metrics: BinobanMetricsPublisher?
     /// The lines written while `Binoban.debugLogsEnabled` is on: each flush's batches, each upload and answer.
     private let debugLog: BinobanDebugLog
-    private var summaryDeadline: C.Instant?
     private var inFlight = 0
     private var started = false
-    /// Callers of `start()` that arrived while the first one was opening the storage; `nil` once it is open.
-    private var startWaiters: [CheckedContinuation<Void, Never>]? = []
     private var finished = false
-    private var quietWaiters: [CheckedContinuation<Void, Never>] = []
-    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+    private var waiters = DriverWaiters()
 
     init(parts: PipelineParts, clock: C) {
         self.parts = parts
@@ -35,17 +31,17 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     /// Opens the storage and starts the machine; a caller arriving while another opens it waits for the opening.
     func start() async {
         guard !started else {
-            if startWaiters != nil { await withCheckedContinuation { startWaiters?.append($0) } }
+            if waiters.start != nil { await withCheckedContinuation { waiters.start?.append($0) } }
             return
         }
         started = true
-        let open = parts.openStorage
-        storage = await parts.worker.run { open() }
+        storage = await parts.worker.run { [open = parts.openStorage] in open() }
         buffer = WriteStageBuffer(for: parts)
+        // Called on the host's thread, which must not wait for the actor: the signal hops over in a task of its
+        // own. The intake signals once until the next drain, so these tasks do not pile up.
         parts.intake.setOnWork { Task { await self.feed(.intakeHasWork) } }
         feed(.started)
-        for waiter in startWaiters ?? [] { waiter.resume() }
-        startWaiters = nil
+        waiters.opened()
     }
 
     func shutdown(deadline: Duration) async -> BinobanFlushResult {
@@ -53,21 +49,22 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         let (waiters, intake, id) = (parts.waiters, parts.intake, parts.waiters.makeID())
         let stopAt = clock.now.advanced(by: deadline)
         // The ticket goes in before the intake closes, so the final flush covers every accepted event. The caller's
-        // cancellation neither skips nor shortens it: a service is usually stopped from a cancelled task, and the
-        // machine resolves the ticket by the deadline at the latest.
+        // cancellation neither skips nor shortens it: a service is usually stopped from a cancelled task.
         let result = await waiters.waitIgnoringCancellation(id: id) {
             if !intake.requestFlush(waiterID: id) {
                 waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
             }
             intake.close()
+            // Run while the continuation is set up, where the actor cannot be entered again: the stop follows as
+            // the actor's next job, and the machine resolves the ticket by the deadline at the latest.
             Task { self.feed(.stop(deadline: stopAt)) }
         }
-        if !finished { await withCheckedContinuation { finishWaiters.append($0) } }
+        if !finished { await withCheckedContinuation { self.waiters.finish.append($0) } }
         return result
     }
 
     func waitUntilQuiet() async {
-        if !isQuiet { await withCheckedContinuation { quietWaiters.append($0) } }
+        if !isQuiet { await withCheckedContinuation { waiters.quiet.append($0) } }
     }
 
     func timeUntilNextDeadline() async -> Duration? {
@@ -75,14 +72,11 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     }
 
     private var isQuiet: Bool {
-        let now = clock.now
-        return finished
-            || (started && inFlight == 0 && machine.isQuiet && !parts.intake.hasWork
-                && (timer.deadline.map { now < $0 } ?? true))
+        let timerDue = timer.deadline.map { clock.now >= $0 } ?? false
+        return finished || (started && inFlight == 0 && machine.isQuiet && !parts.intake.hasWork && !timerDue)
     }
 
-    /// Feeds one input, performs the actions it yields (feeding back the synchronous results), and re-arms
-    /// the timer.
+    /// Feeds one input, performs the actions it yields (feeding back their synchronous results), re-arms the timer.
     private func feed(_ input: PipelineInput<C.Instant>) {
         guard !finished else { return }
         var inputs = [input]
@@ -90,14 +84,15 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             for action in machine.handle(inputs.removeFirst(), at: clock.now) {
                 if let next = perform(action) { inputs.append(next) }
             }
+            // Reports made since (by the machine or a facade call) may wait for a summary.
+            if inputs.isEmpty, machine.summaryDeadline == nil, let wait = parts.reporter.timeUntilNextDeadline {
+                inputs.append(.summaryPending(at: clock.now.advanced(by: wait)))
+            }
         }
         parts.statistics.withLock { $0 = machine.statistics }
         metrics?.publish(machine.statistics)
         armTimer()
-        if isQuiet {
-            for waiter in quietWaiters { waiter.resume() }
-            quietWaiters = []
-        }
+        if isQuiet { waiters.quietened() }
     }
 
     private func perform(_ action: PipelineAction) -> PipelineInput<C.Instant>? {
@@ -134,6 +129,8 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             parts.waiters.resume(id, with: result)
         case .report(let kind, let message, let eventCount, let file, let function, let line):
             parts.reporter.report(kind, message, eventCount: eventCount, file: file, function: function, line: line)
+        case .deliverSummaries:
+            parts.reporter.deliverDue()
         case .cancelUploads:
             for task in uploads.values { task.cancel() }
         case .finish:
@@ -142,7 +139,9 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         return nil
     }
 
-    /// Runs one storage call in a task and feeds its result back.
+    /// Runs one storage call in a task and feeds its result back. Nothing awaits the task: the driver counts it
+    /// (`inFlight`) and the machine waits for its result before it finishes, except after the shutdown deadline,
+    /// when the result is ignored (a storage call is not cancellable; it ends on the storage worker).
     private func io(_ body: @escaping @Sendable (any BinobanEventStorage) async -> PipelineInput<C.Instant>) {
         guard let storage else { return }
         inFlight += 1
@@ -155,35 +154,25 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         feed(input)
     }
 
-    /// Tells the write stage what the append did, and the machine what it needs of that.
     private func written(_ result: Result<BinobanStorageWriteReport, any Error>) -> PipelineInput<C.Instant> {
-        switch result {
-        case .success(let report):
-            let bytes = buffer?.stored(report) ?? 0
-            // A refused suffix is the machine's to hold or drop: it is not "more in the drain".
-            return .written(report, storedBytes: bytes, moreInDrain: buffer?.hasMoreAfterChunk ?? false)
-        case .failure(let error):
-            let storedBefore = (error as? BinobanFileStorageError)?.storedEventsBeforeFailure ?? 0
-            let lost = buffer?.failed(storedBeforeFailure: storedBefore) ?? 0
-            return .writeFailed(lost: lost, moreInDrain: buffer?.hasMore ?? false, message: "\(error)")
-        }
+        buffer?.written(result) ?? .writeFailed(lost: 0, moreInDrain: false, message: "the write stage is gone")
     }
 
-    private func hold(_ batch: BinobanStoredBatch) {
-        held[batch.id] = batch
-    }
+    private func hold(_ batch: BinobanStoredBatch) { held[batch.id] = batch }
 
-    /// Sends a held batch, stamping `sentAt` now.
+    /// Sends a held batch.
     private func send(_ id: BinobanBatchID) {
         guard let batch = held[id], let transport = parts.configuration.transport else { return }
-        let (wallClock, random) = (parts.configuration.wallClock, parts.configuration.randomSource)
-        let request = parts.requestBuilder.request(for: batch, sentAtMillis: wallClock.currentMillisecondsSince1970())
+        let (wallClock, random, builder) = (
+            parts.configuration.wallClock, parts.configuration.randomSource, parts.requestBuilder
+        )
         inFlight += 1
         if debugLog.isOn { debugLog.uploadStarted(batch) }
+        // Owned by the driver: cancelled when the shutdown deadline passes or the driver finishes.
         uploads[id] = Task {
             let started = self.clock.now
             let answer = await PipelineCalls<C.Instant>.upload(
-                request, of: id, with: transport, wallClock: wallClock, random: random)
+                batch, with: transport, builder: builder, wallClock: wallClock, random: random)
             self.metrics?.uploadFinished(answer, after: started.duration(to: self.clock.now))
             self.uploads[id] = nil
             self.complete(answer)
@@ -191,20 +180,11 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     }
 
     private func armTimer() {
-        if summaryDeadline == nil, let wait = parts.reporter.timeUntilNextDeadline {
-            summaryDeadline = clock.now.advanced(by: wait)
-        }
-        let deadline = finished ? nil : [machine.nextDeadline, summaryDeadline].compactMap { $0 }.min()
-        timer.set(deadline, on: clock) { await self.timerFired($0) }
+        timer.set(finished ? nil : machine.nextDeadline, on: clock) { await self.timerFired($0) }
     }
 
     private func timerFired(_ deadline: C.Instant) {
-        guard timer.fired(deadline) else { return }
-        if let summary = summaryDeadline, summary <= clock.now {
-            summaryDeadline = nil
-            parts.reporter.deliverDue()
-        }
-        feed(.timerFired)
+        if timer.fired(deadline) { feed(.timerFired) }
     }
 
     private func finish() {
@@ -214,7 +194,6 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         parts.reporter.deliverPending()
         parts.intake.removeOnWork()
         parts.onStop()
-        for waiter in finishWaiters + quietWaiters { waiter.resume() }
-        (finishWaiters, quietWaiters) = ([], [])
+        waiters.finished()
     }
 }

@@ -33,6 +33,9 @@ enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     case identitySaved(failure: String?)
     /// The instant returned by ``PipelineMachine/nextDeadline`` has come.
     case timerFired
+    /// The error reporter holds suppressed reports whose summary is due at `at` (``ErrorReportLimiter`` decides
+    /// when); the machine answers with ``PipelineAction/deliverSummaries`` once the instant has come.
+    case summaryPending(at: Instant)
     /// Shutdown: the intake is closed; write everything it held, upload until `deadline`, then stop. The caller
     /// awaiting the shutdown put a flush ticket in the intake before closing it.
     case stop(deadline: Instant)

@@ -72,59 +72,81 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         var rejectedEvents: Int
     }
 
+    /// The machine's life; ``phase`` is its public face.
+    private enum Life: Sendable, Equatable {
+        /// Waiting for the storage to open; `stopAt` is the deadline of a shutdown that already arrived.
+        case created(stopAt: Instant?)
+        case running
+        case stopping(deadline: Instant, deadlinePassed: Bool)
+        case stopped
+    }
+
     let rules: PipelineRules
-    private(set) var phase: Phase = .created
-    /// The deadline of a shutdown that arrived before the storage was open (`phase` still `.created`).
-    private var stopBeforeStart: Instant?
+    private var life: Life = .created(stopAt: nil)
     private(set) var settings: EventIntake.Settings
     private(set) var statistics = BinobanStatistics()
 
-    // Write stage.
-    private var intakePending = false
-    private var intakeClosed = false
-    private var writing = false
-    /// The driver holds events of the current drain not yet handed to storage.
-    private var drainRemaining = false
-    /// A full storage refused the current chunk's suffix; it is written again once room may have been freed:
-    /// a batch deleted, gone or evicted (by the listing's close too). A pass that lists after the refusal is
-    /// always requested, so something frees room or ends the hold (``holdRefused(_:)``).
-    private var holdingRefused = false
-    private var ticketsAfterDrain: [EventIntake.FlushTicket] = []
-    private var storedSinceFlush = 0
-
-    // Identity.
-    private var identityToSave: IdentityState?
-    private var savingIdentity = false
-
-    // Uploads.
-    private(set) var pass: Pass?
-    private var followUp: Pass?
-    private var listing = false
-    private(set) var work: [UploadItem] = []
-    /// No request starts before this instant: the later of the backoff and the server's `Retry-After`.
-    var gateUntil: Instant? {
-        switch (backoffUntil, retryAfterUntil) {
-        case (let backoff?, let retryAfter?): return max(backoff, retryAfter)
-        case (let backoff, let retryAfter): return backoff ?? retryAfter
+    /// Where the pipeline is in its life.
+    var phase: Phase {
+        switch life {
+        case .created: return .created
+        case .running: return .running
+        case .stopping(let deadline, let deadlinePassed):
+            return .stopping(deadline: deadline, deadlinePassed: deadlinePassed)
+        case .stopped: return .stopped
         }
     }
-    /// The backoff after a transient failure. A final answer reopens it at once: the ingest has just shown it
-    /// works, and a long jitter drawn after a streak of failures would otherwise hold every request (seen:
-    /// 27 s without a request after a 200, in a 30 % 500 mix).
-    private var backoffUntil: Instant?
-    /// A server's `Retry-After`: an instruction, held even after later requests succeed.
-    private var retryAfterUntil: Instant?
+
+    // Write stage.
+    /// The intake signalled work that was not taken yet.
+    private var intakePending = false
+    private var intakeClosed = false
+    /// A pass that lists after a refusal is always requested, so something frees room or ends a hold
+    /// (``holdRefused(_:)``).
+    private(set) var writeStage: WriteStage = .idle
+    private var storedSinceFlush = 0
+
+    private(set) var identity: IdentitySaving = .idle
+
+    // Uploads.
+    /// The upload passes: none, or the running one with at most one follow-up merged from later requests (a
+    /// follow-up without a running pass cannot be written down).
+    enum Passes: Sendable, Equatable {
+        case none
+        case running(Pass, followUp: Pass?)
+    }
+
+    private(set) var passes: Passes = .none
+    /// The running pass; setting it keeps the follow-up, and setting `nil` ends both.
+    private var pass: Pass? {
+        get {
+            guard case .running(let current, _) = passes else { return nil }
+            return current
+        }
+        set {
+            guard let newValue else {
+                passes = .none
+                return
+            }
+            passes = .running(newValue, followUp: followUp)
+        }
+    }
+    private var followUp: Pass? {
+        guard case .running(_, let followUp) = passes else { return nil }
+        return followUp
+    }
+    private var listing = false
+    private(set) var work: [UploadItem] = []
+    private(set) var gate = UploadGate<Instant>()
+    /// No request starts before this instant: the later of the backoff and the server's `Retry-After`.
+    var gateUntil: Instant? { gate.until }
     /// Transient failures since the last answered request that was final; grows across passes.
-    private(set) var failureStreak = 0
-    /// A transient failure happened since the last final answer (or nothing was answered yet and the last
-    /// attempt failed): a full storage then evicts instead of waiting for uploads to free room.
-    private var uploadsFailing = false
-    /// Grows each time the failure streak grows. Only a request sent in the current generation can grow it, so
-    /// concurrent requests failing together count as one failure, not four.
-    private var backoffGeneration = 0
+    var failureStreak: Int { gate.streak }
     private var baselines: [UInt64: Baseline] = [:]
     private var droppedAtLastResult = 0
     private(set) var intervalDeadline: Instant?
+    /// When the error reporter's pending summaries are due; the shutdown delivers what is left.
+    private(set) var summaryDeadline: Instant?
 
     init(rules: PipelineRules, settings: EventIntake.Settings) {
         self.rules = rules
@@ -135,14 +157,15 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     var nextDeadline: Instant? {
         var deadlines: [Instant] = []
         if let intervalDeadline { deadlines.append(intervalDeadline) }
+        if let summaryDeadline, life != .stopped { deadlines.append(summaryDeadline) }
         if let gateUntil, waitsOnGate { deadlines.append(gateUntil) }
-        if case .stopping(let deadline, false) = phase { deadlines.append(deadline) }
+        if case .stopping(let deadline, false) = life { deadlines.append(deadline) }
         return deadlines.min()
     }
 
     /// Whether the pipeline has nothing to do until an input arrives (no action outstanding but timers).
     var isQuiet: Bool {
-        !writing && !drainRemaining && !intakePending && !listing && !savingIdentity && identityToSave == nil
+        writeStage == .idle && !intakePending && !listing && identity == .idle
             && work.allSatisfy { $0.state == .queued || $0.state == .ready }
     }
 
@@ -152,35 +175,38 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         var actions: [PipelineAction] = []
         switch input {
         case .started:
-            guard phase == .created else { break }
-            phase = .running
+            // The driver starts the machine once; a second start changes nothing.
+            guard case .created(let stopAt) = life else { break }
+            life = .running
             if settings.enabled {
                 request(exhaustive: false, waiters: [], &actions)
                 intervalDeadline = now.advanced(by: settings.flushInterval)
             }
             // A shutdown that came while the storage was opening takes effect now that the storage is open.
-            if let deadline = stopBeforeStart {
-                stopBeforeStart = nil
-                stop(deadline: deadline, at: now, &actions)
-            }
+            if let stopAt { stop(deadline: stopAt, at: now, &actions) }
         case .intakeHasWork:
             intakePending = true
         case .drained(let drain):
             apply(drain, at: now, &actions)
         case .written(let report, let storedBytes, let moreInDrain):
-            writing = false
-            drainRemaining = moreInDrain
-            recordWrite(report, storedBytes: storedBytes, &actions)
+            recordWrite(report, storedBytes: storedBytes, moreInDrain: moreInDrain, &actions)
         case .writeFailed(let lost, let moreInDrain, let message):
-            writing = false
-            drainRemaining = moreInDrain
             statistics.dropped.storageFailure += lost
             actions.append(.report(.storage, "\(lost) events could not be stored: \(message)", eventCount: lost))
+            // The driver answers each write once, so the stage is `writing` here; its tickets are the drain's.
+            let tickets = writeStage.tickets
+            if moreInDrain {
+                writeStage = .draining(tickets: tickets)
+            } else {
+                // The chunk's events are counted as lost: the drain is over, and its flushes go on.
+                writeStage = .idle
+                honour(tickets, &actions)
+            }
         case .listed(let ids, let closed):
             listing = false
             recordEvictions(closed, &actions)
             // Closing the open batch evicted (a batch larger than the byte cap evicts itself): room was freed.
-            if closed.evictedBatches > 0 { holdingRefused = false }
+            if closed.evictedBatches > 0 { endHold() }
             let known = Set(work.map(\.id))
             work += ids.filter { !known.contains($0) }.map { UploadItem(id: $0) }
             let full = ids.count >= rules.maxFilesPerFlush
@@ -197,7 +223,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             }
         case .vanished(let id):
             // Gone since it was listed: the write that evicted it counted its events, and freed room.
-            holdingRefused = false
+            endHold()
             if let item = take(id), let evicted = item.evictedEvents { countEviction(evicted, batches: 1, &actions) }
         case .readFailed(let id, let message):
             _ = take(id)
@@ -211,23 +237,29 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             failed(id, status: nil, retryAfter: nil, jitter: jitter, at: now, &actions)
         case .removed(let id):
             _ = take(id)
-            holdingRefused = false
+            endHold()
         case .removeFailed(let id, let message):
             _ = take(id)
             actions.append(
                 .report(.storage, "\(id) was answered but could not be deleted: \(message)", eventCount: 0))
         case .identitySaved(let failure):
-            savingIdentity = false
+            // An answer to no save of this machine changes nothing (the driver answers each save once).
+            guard identity.saved() else { break }
             if let failure {
                 actions.append(.report(.keyValueStore, "the identity could not be saved: \(failure)", eventCount: 0))
             }
         case .timerFired:
             timerFired(at: now, &actions)
+        case .summaryPending(let at):
+            // The earliest pending summary is already timed: the reporter is asked again once it is delivered. Once
+            // stopped, the deadline is kept but never fires (the driver delivers what is left when it finishes).
+            if summaryDeadline == nil { summaryDeadline = at }
         case .stop(let deadline):
-            switch phase {
-            case .created:
+            switch life {
+            case .created(let earlier):
                 // The storage is still opening: nothing can be written or sent before `started`, which applies it.
-                stopBeforeStart = deadline
+                // A second shutdown changes nothing: the first one's deadline holds.
+                if earlier == nil { life = .created(stopAt: deadline) }
             case .running:
                 stop(deadline: deadline, at: now, &actions)
             case .stopping, .stopped:
@@ -240,7 +272,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     }
 
     private mutating func stop(deadline: Instant, at now: Instant, _ actions: inout [PipelineAction]) {
-        phase = .stopping(deadline: deadline, deadlinePassed: false)
+        life = .stopping(deadline: deadline, deadlinePassed: false)
         intervalDeadline = nil
         timerFired(at: now, &actions)
     }
@@ -255,7 +287,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         drop(
             drain.pausedDrops, \.paused, .pausedDrop, "because they were tracked while the instance was paused",
             &actions)
-        if let identity = drain.identity { identityToSave = identity }
+        if let changed = drain.identity { identity.changed(to: changed) }
         if let new = drain.settings {
             if drain.pausedSinceLastDrain, new.enabled, settings.enabled {
                 // Paused and resumed between two drains: the resume still uploads.
@@ -266,17 +298,27 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             change(to: new, at: now, &actions)
         }
         intakeClosed = intakeClosed || drain.closed
-        drainRemaining = drain.eventCount > 0
-        if drainRemaining {
-            ticketsAfterDrain += drain.tickets
+        // A drain answers a `takeDrain`, asked only while no drain is held.
+        let earlier = writeStage.tickets
+        if drain.eventCount > 0 {
+            writeStage = .draining(tickets: earlier + drain.tickets)
         } else {
-            honour(drain.tickets, &actions)
+            writeStage = .idle
+            honour(earlier + drain.tickets, &actions)
         }
     }
 
+    /// Room may have been freed: a held suffix is written again.
+    private mutating func endHold() {
+        if case .holding(let tickets) = writeStage { writeStage = .draining(tickets: tickets) }
+    }
+
     private mutating func recordWrite(
-        _ report: BinobanStorageWriteReport, storedBytes: Int, _ actions: inout [PipelineAction]
+        _ report: BinobanStorageWriteReport, storedBytes: Int, moreInDrain: Bool, _ actions: inout [PipelineAction]
     ) {
+        // The driver answers each write once, so the stage is `writing` here; its tickets are the drain's.
+        let tickets = writeStage.tickets
+        writeStage = moreInDrain ? .draining(tickets: tickets) : .idle
         statistics.storedEvents += report.storedEvents
         statistics.queuedEvents += report.storedEvents
         statistics.queuedBytes += storedBytes
@@ -287,7 +329,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         recordEvictions(report, &actions)
         if report.refusedEvents > 0 {
             if holdsWhenFull {
-                holdRefused(&actions)
+                holdRefused(tickets, &actions)
             } else {
                 refuse(report.refusedEvents, &actions)
             }
@@ -299,11 +341,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
                 request(exhaustive: false, waiters: [], &actions)
             }
         }
-        if !drainRemaining {
-            let tickets = ticketsAfterDrain
-            ticketsAfterDrain = []
-            honour(tickets, &actions)
-        }
+        if writeStage == .idle { honour(tickets, &actions) }
     }
 
     /// Holds the refused suffix until room may have been freed, and asks for a pass that lists after this
@@ -311,9 +349,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     /// the very batch that filled it), and once it ends nothing would free room, so the held events and every
     /// flush behind them would wait forever. Flushes behind the hold that no upload can serve now (paused, no
     /// transport) are resolved at once.
-    private mutating func holdRefused(_ actions: inout [PipelineAction]) {
-        holdingRefused = true
-        drainRemaining = true
+    private mutating func holdRefused(_ tickets: [EventIntake.FlushTicket], _ actions: inout [PipelineAction]) {
+        writeStage = .holding(tickets: tickets)
         serveHold(&actions)
     }
 
@@ -332,12 +369,12 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private mutating func resolveTicketsBehindHold(
         _ outcome: BinobanFlushResult.Outcome, _ actions: inout [PipelineAction]
     ) {
-        guard holdingRefused, !ticketsAfterDrain.isEmpty else { return }
+        guard case .holding(let tickets) = writeStage, !tickets.isEmpty else { return }
         let base = BinobanFlushResult(outcome: outcome)
-        for waiter in ticketsAfterDrain.compactMap(\.waiterID) {
+        for waiter in tickets.compactMap(\.waiterID) {
             actions.append(.resume(waiter, result(for: waiter, base: base)))
         }
-        ticketsAfterDrain = []
+        writeStage = .holding(tickets: [])
     }
 
     /// Counts and drops the refused suffix of the current chunk.
@@ -398,7 +435,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private mutating func change(to new: EventIntake.Settings, at now: Instant, _ actions: inout [PipelineAction]) {
         let old = settings
         settings = new
-        guard phase == .running else { return }
+        guard life == .running else { return }
         if !new.enabled {
             guard old.enabled else { return }
             intervalDeadline = nil
@@ -443,13 +480,14 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             return
         }
         for waiter in waiters { baselines[waiter] = baseline }
-        if pass == nil {
-            pass = Pass(exhaustive: exhaustive, waiters: waiters)
-        } else {
+        switch passes {
+        case .none:
+            passes = .running(Pass(exhaustive: exhaustive, waiters: waiters), followUp: nil)
+        case .running(let current, let followUp):
             var merged = followUp ?? Pass(exhaustive: false, waiters: [])
             merged.exhaustive = merged.exhaustive || exhaustive
             merged.waiters += waiters
-            followUp = merged
+            passes = .running(current, followUp: merged)
         }
     }
 
@@ -484,13 +522,13 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         switch Self.verdict(forStatus: status) {
         case .accepted:
             statistics.requests.accepted += 1
-            ingestAnsweredFinally()
+            gate.answeredFinally()
             statistics.uploadedBatches += 1
             statistics.uploadedEvents += item.eventCount
             dequeue(events: item.eventCount, bytes: item.bytes)
         case .rejected:
             statistics.requests.rejected += 1
-            ingestAnsweredFinally()
+            gate.answeredFinally()
             statistics.dropped.rejected += item.eventCount
             dequeue(events: item.eventCount, bytes: item.bytes)
             actions.append(
@@ -506,7 +544,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         pass?.progressed = true
         if item.evictedEvents != nil {
             // Already gone from storage (its eviction freed room): nothing to delete.
-            holdingRefused = false
+            endHold()
             _ = take(id)
             actions.append(.forget(id))
         } else {
@@ -515,35 +553,16 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         }
     }
 
-    /// A final answer (2xx, or a 4xx other than 429): the ingest works, so the failure streak and the backoff
-    /// end here (a `Retry-After` window does not).
-    private mutating func ingestAnsweredFinally() {
-        failureStreak = 0
-        backoffUntil = nil
-        uploadsFailing = false
-    }
-
     private mutating func failed(
         _ id: BinobanBatchID, status: Int?, retryAfter: Duration?, jitter: Double, at now: Instant,
         _ actions: inout [PipelineAction]
     ) {
-        uploadsFailing = true
         statistics.retryWaits += 1
-        let sentIn = work.first { $0.id == id }?.sentInGeneration ?? backoffGeneration
-        if sentIn == backoffGeneration {
-            failureStreak = min(failureStreak + 1, 64)
-            backoffGeneration += 1
-        }
-        let delay = rules.backoff.delayMillis(forRetry: failureStreak, jitter: jitter, retryAfterSeconds: nil)
-        let backoff = now.advanced(by: .milliseconds(delay))
-        backoffUntil = max(backoffUntil ?? backoff, backoff)
-        if let retryAfter, retryAfter > .zero {
-            let until = now.advanced(by: min(retryAfter, rules.retryAfterLimit))
-            retryAfterUntil = max(retryAfterUntil ?? until, until)
-        }
+        let sentIn = work.first { $0.id == id }?.sentInGeneration ?? gate.generation
+        gate.failed(sentIn: sentIn, retryAfter: retryAfter, jitter: jitter, at: now, rules: rules)
         guard let index = work.firstIndex(where: { $0.id == id }) else { return }
         if let evicted = work[index].evictedEvents {
-            holdingRefused = false
+            endHold()
             _ = take(id)
             actions.append(.forget(id))
             countEviction(evicted, batches: 1, &actions)
@@ -602,7 +621,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     // MARK: Timers and shutdown
 
     private var stopDeadlinePassed: Bool {
-        if case .stopping(_, true) = phase { return true }
+        if case .stopping(_, true) = life { return true }
         return false
     }
 
@@ -615,7 +634,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         switch rules.backpressure {
         case .wait: return true
         case .dropNewest: return false
-        case .dropOldest: return settings.enabled && rules.hasTransport && !uploadsFailing
+        case .dropOldest: return settings.enabled && rules.hasTransport && !gate.isFailing
         }
     }
 
@@ -625,15 +644,18 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     }
 
     private mutating func timerFired(at now: Instant, _ actions: inout [PipelineAction]) {
-        if let gate = backoffUntil, now >= gate { backoffUntil = nil }
-        if let gate = retryAfterUntil, now >= gate { retryAfterUntil = nil }
+        if let due = summaryDeadline, now >= due {
+            summaryDeadline = nil
+            actions.append(.deliverSummaries)
+        }
+        gate.passTime(to: now)
         if let deadline = intervalDeadline, now >= deadline {
             intervalDeadline = now.advanced(by: settings.flushInterval)
             storedSinceFlush = 0
             request(exhaustive: false, waiters: [], &actions)
         }
-        if case .stopping(let deadline, false) = phase, now >= deadline {
-            phase = .stopping(deadline: deadline, deadlinePassed: true)
+        if case .stopping(let deadline, false) = life, now >= deadline {
+            life = .stopping(deadline: deadline, deadlinePassed: true)
             actions.append(.cancelUploads)
             abandonPasses(.interrupted, &actions)
             work.removeAll { $0.state == .queued || $0.state == .ready }
@@ -645,36 +667,35 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     /// Issues what can start now: the next write, an identity save, a listing, reads and sends; and finishes a
     /// pass or the shutdown when everything settled.
     private mutating func pump(at now: Instant, _ actions: inout [PipelineAction]) {
-        guard phase != .created, phase != .stopped else { return }
-        if !writing {
-            // A held write goes again (evicting or refusing) once holding no longer applies.
-            if holdingRefused, !holdsWhenFull { holdingRefused = false }
-            if drainRemaining, !holdingRefused {
-                writing = true
-                actions.append(.write(holdsWhenFull || rules.backpressure != .dropOldest ? .refuse : .evictOldest))
-            } else if !drainRemaining, intakePending {
-                intakePending = false
-                actions.append(.takeDrain)
-            }
+        switch life {
+        case .created, .stopped: return
+        case .running, .stopping: break
         }
-        if !savingIdentity, let identity = identityToSave {
-            identityToSave = nil
-            savingIdentity = true
-            actions.append(.saveIdentity(identity))
+        // A held write goes again (evicting or refusing) once holding no longer applies.
+        if case .holding(let tickets) = writeStage, !holdsWhenFull { writeStage = .draining(tickets: tickets) }
+        switch writeStage {
+        case .draining(let tickets):
+            writeStage = .writing(tickets: tickets)
+            actions.append(.write(holdsWhenFull || rules.backpressure != .dropOldest ? .refuse : .evictOldest))
+        case .idle where intakePending:
+            intakePending = false
+            writeStage = .taking
+            actions.append(.takeDrain)
+        case .idle, .taking, .writing, .holding:
+            break
         }
+        if let snapshot = identity.start() { actions.append(.saveIdentity(snapshot)) }
         pumpUploads(at: now, &actions)
         finishIfDone(&actions)
     }
 
     private mutating func pumpUploads(at now: Instant, _ actions: inout [PipelineAction]) {
         guard settings.enabled, !stopDeadlinePassed else { return }
-        let gateOpen = gateUntil.map { now >= $0 } ?? true
-        if gateOpen {
-            (backoffUntil, retryAfterUntil) = (nil, nil)
+        if gate.isOpen(at: now) {
             for index in work.indices where work[index].state == .ready {
                 if work[index].retries > 0 { statistics.retriedRequests += 1 }
                 work[index].state = .sending
-                work[index].sentInGeneration = backoffGeneration
+                work[index].sentInGeneration = gate.generation
                 actions.append(.send(work[index].id))
             }
             if var current = pass, current.needsListing, !listing, !current.kept {
@@ -703,8 +724,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         for waiter in current.waiters { actions.append(.resume(waiter, result(for: waiter, base: outcome))) }
         // A batch was kept: uploads cannot free room now, so flushes behind a held write end as kept too.
         if current.kept { resolveTicketsBehindHold(.keptForRetry, &actions) }
-        pass = followUp
-        followUp = nil
+        // The follow-up, if any, becomes the running pass.
+        passes = followUp.map { .running($0, followUp: nil) } ?? .none
         // The count rule holds for what is already stored too: a backlog of flushAt events or more keeps
         // uploading while uploads make progress, instead of waiting for the next trigger.
         if pass == nil, current.progressed, !current.kept, statistics.queuedEvents >= settings.flushAt {
@@ -730,14 +751,15 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     }
 
     private mutating func finishIfDone(_ actions: inout [PipelineAction]) {
-        guard case .stopping(_, let deadlinePassed) = phase else { return }
-        let uploadsDone = (pass == nil && followUp == nil) || deadlinePassed
-        guard intakeClosed, !intakePending, !drainRemaining, !writing, !savingIdentity, identityToSave == nil,
+        guard case .stopping(_, let deadlinePassed) = life else { return }
+        let uploadsDone = passes == .none || deadlinePassed
+        guard intakeClosed, !intakePending, writeStage == .idle, identity == .idle,
             uploadsDone, work.isEmpty || deadlinePassed, !listing || deadlinePassed
         else { return }
-        phase = .stopped
+        life = .stopped
         intervalDeadline = nil
-        (backoffUntil, retryAfterUntil) = (nil, nil)
+        summaryDeadline = nil
+        gate.close()
         abandonPasses(.interrupted, &actions)
         actions.append(.finish)
     }
@@ -748,7 +770,6 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         for waiter in (pass?.waiters ?? []) + (followUp?.waiters ?? []) {
             actions.append(.resume(waiter, result(for: waiter, base: base)))
         }
-        pass = nil
-        followUp = nil
+        passes = .none
     }
 }

@@ -1,5 +1,5 @@
 /// Capped full-jitter backoff: before retry `n` (1-based) wait `jitter × min(max, base × factor^(n−1))`
-/// milliseconds, and never less than a server's `Retry-After` (itself capped at `max`).
+/// milliseconds. A server's `Retry-After` is not part of it: ``UploadGate`` holds that window beside the backoff.
 struct BackoffSchedule: Sendable, Hashable {
     var baseMillis: Int
     var factor: Double
@@ -13,14 +13,10 @@ struct BackoffSchedule: Sendable, Hashable {
         return Int(min(Double(maxMillis), raw))
     }
 
-    /// The delay before retry `retry`, given a uniform `jitter` in `0..<1` and an optional `Retry-After`.
-    func delayMillis(forRetry retry: Int, jitter: Double, retryAfterSeconds: Double?) -> Int {
+    /// The delay before retry `retry`, given a uniform `jitter` in `0..<1`.
+    func delayMillis(forRetry retry: Int, jitter: Double) -> Int {
         let clampedJitter = min(max(jitter, 0), 1)
-        var delay = Int((Double(ceilingMillis(forRetry: retry)) * clampedJitter).rounded(.down))
-        if let retryAfterSeconds, retryAfterSeconds.isFinite, retryAfterSeconds > 0 {
-            let requested = min(Double(maxMillis), retryAfterSeconds * 1000)
-            delay = max(delay, Int(requested.rounded(.up)))
-        }
+        let delay = Int((Double(ceilingMillis(forRetry: retry)) * clampedJitter).rounded(.down))
         return min(delay, maxMillis)
     }
 

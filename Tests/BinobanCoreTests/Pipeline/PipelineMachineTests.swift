@@ -67,6 +67,30 @@ private func reports(_ actions: [PipelineAction]) -> [(BinobanError.Kind, Int)] 
 
 @Suite("Pipeline machine")
 struct PipelineMachineTests {
+    @Test("A write that fails at the end of a drain lets the drain's awaited flush go on")
+    func writeFailureEndsTheDrain() {
+        var rig = MachineRig(flushAt: 100)
+        rig.startEmpty()
+        #expect(rig.feed(.intakeHasWork) == [.takeDrain])
+        #expect(rig.machine.writeStage == .taking)
+        var drain = PipelineDrain()
+        drain.eventCount = 2
+        drain.acceptedEvents = 2
+        drain.tickets = [.init(waiterID: 7)]
+        #expect(rig.feed(.drained(drain)) == [.write(.refuse)])
+        let actions = rig.feed(.writeFailed(lost: 2, moreInDrain: false, message: "disk"))
+        #expect(reports(actions).map(\.1) == [2])
+        #expect(actions.last == .list(limit: 20))
+        #expect(rig.machine.writeStage == .idle)
+        let resumed = rig.feed(.listed([]))
+        guard case .resume(7, let result)? = resumed.first else {
+            Issue.record("the flush was not resumed: \(resumed)")
+            return
+        }
+        #expect(result.outcome == .completed)
+        #expect(result.droppedEvents == 2)
+    }
+
     @Test("A count flush lists, reads and sends one batch; a 2xx deletes it and counts it uploaded")
     func countFlushUploads() {
         var rig = MachineRig(flushAt: 2)

@@ -17,19 +17,11 @@ struct BackoffScheduleTests {
     @Test("Full jitter stays within 0...ceiling", arguments: [0.0, 0.25, 0.5, 0.999_999])
     func jitterBounds(jitter: Double) {
         for retry in 1...10 {
-            let delay = schedule.delayMillis(forRetry: retry, jitter: jitter, retryAfterSeconds: nil)
+            let delay = schedule.delayMillis(forRetry: retry, jitter: jitter)
             #expect(delay >= 0)
             #expect(delay <= schedule.ceilingMillis(forRetry: retry))
             #expect(delay == Int((Double(schedule.ceilingMillis(forRetry: retry)) * jitter).rounded(.down)))
         }
-    }
-
-    @Test("Retry-After wins when longer than the drawn backoff, and is capped at backoffMaxMillis")
-    func retryAfter() {
-        #expect(schedule.delayMillis(forRetry: 1, jitter: 0.5, retryAfterSeconds: 5) == 5000)
-        #expect(schedule.delayMillis(forRetry: 3, jitter: 0.9, retryAfterSeconds: 1) == 3600)
-        #expect(schedule.delayMillis(forRetry: 1, jitter: 0, retryAfterSeconds: 600) == 60_000)
-        #expect(schedule.delayMillis(forRetry: 1, jitter: 0.5, retryAfterSeconds: -3) == 500)
     }
 
     @Test("An enormous factor saturates at the cap instead of overflowing")

@@ -1,0 +1,53 @@
+/// Whether the intake takes an event: the intake's only rules, apart from its lock and its buffer.
+///
+/// Rules, in this order:
+/// 1. A closed intake (shut down) refuses every event, uncounted: nothing was accepted.
+/// 2. A paused instance refuses the event; it counts as accepted and dropped while paused.
+/// 3. A caller that awaits room (`trackAwaitingRoom`) waits while ``awaitingDepth`` events are queued: it asked
+///    to be paced, so it is paced early and never drops.
+/// 4. Below ``capacity`` the event is queued.
+/// 5. At capacity, ``EventIntake/Overflow/dropNewest`` refuses the new event and
+///    ``EventIntake/Overflow/dropOldest`` queues it and drops the oldest; either way one overflow drop is counted.
+struct IntakeAdmission: Sendable, Equatable {
+    /// What happens to one event.
+    enum Verdict: Sendable, Equatable {
+        /// Refused, uncounted: the intake is closed.
+        case closed
+        /// Refused and counted as a paused drop.
+        case paused
+        /// The awaiting caller waits for the next drain, then asks again.
+        case waitForRoom
+        /// Queued.
+        case enqueue
+        /// Queued; the oldest queued event is dropped (counted).
+        case enqueueDroppingOldest
+        /// Refused and counted as an overflow drop.
+        case refuseNewest
+    }
+
+    /// The most events queued at once.
+    let capacity: Int
+    /// The depth from which an awaiting caller waits: ``EventIntake/awaitingCallerDepth``, or the capacity if
+    /// smaller.
+    let awaitingDepth: Int
+    let overflow: EventIntake.Overflow
+
+    init(capacity: Int, overflow: EventIntake.Overflow) {
+        self.capacity = max(1, capacity)
+        self.awaitingDepth = max(1, min(capacity, EventIntake.awaitingCallerDepth))
+        self.overflow = overflow
+    }
+
+    /// The verdict for one event, given the queue depth and the intake's state.
+    @inline(__always)
+    func verdict(queued: Int, enabled: Bool, closed: Bool, awaitsRoom: Bool) -> Verdict {
+        if closed { return .closed }
+        if !enabled { return .paused }
+        if awaitsRoom { return queued < awaitingDepth ? .enqueue : .waitForRoom }
+        if queued < capacity { return .enqueue }
+        switch overflow {
+        case .dropOldest: return .enqueueDroppingOldest
+        case .dropNewest: return .refuseNewest
+        }
+    }
+}

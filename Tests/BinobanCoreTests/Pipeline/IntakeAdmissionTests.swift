@@ -1,0 +1,51 @@
+import Testing
+
+@testable import BinobanCore
+
+@Suite("Intake admission")
+struct IntakeAdmissionTests {
+    @Test("Closed wins over paused, paused over everything else")
+    func order() {
+        let admission = IntakeAdmission(capacity: 10, overflow: .dropOldest)
+        #expect(admission.verdict(queued: 0, enabled: false, closed: true, awaitsRoom: false) == .closed)
+        #expect(admission.verdict(queued: 0, enabled: false, closed: true, awaitsRoom: true) == .closed)
+        #expect(admission.verdict(queued: 10, enabled: false, closed: false, awaitsRoom: false) == .paused)
+        #expect(admission.verdict(queued: 10, enabled: false, closed: false, awaitsRoom: true) == .paused)
+    }
+
+    @Test(
+        "Below capacity an event is queued; at capacity the overflow policy decides",
+        arguments: [
+            EventIntake.Overflow.dropOldest, .dropNewest,
+        ])
+    func capacity(overflow: EventIntake.Overflow) {
+        let admission = IntakeAdmission(capacity: 3, overflow: overflow)
+        #expect(admission.verdict(queued: 2, enabled: true, closed: false, awaitsRoom: false) == .enqueue)
+        let full: IntakeAdmission.Verdict = overflow == .dropOldest ? .enqueueDroppingOldest : .refuseNewest
+        #expect(admission.verdict(queued: 3, enabled: true, closed: false, awaitsRoom: false) == full)
+        #expect(admission.verdict(queued: 7, enabled: true, closed: false, awaitsRoom: false) == full)
+    }
+
+    @Test("An awaiting caller waits from the awaiting depth, or the capacity if smaller, and never overflows")
+    func awaitingDepth() {
+        let large = IntakeAdmission(capacity: 100_000, overflow: .dropNewest)
+        #expect(large.awaitingDepth == EventIntake.awaitingCallerDepth)
+        let depth = EventIntake.awaitingCallerDepth
+        #expect(large.verdict(queued: depth - 1, enabled: true, closed: false, awaitsRoom: true) == .enqueue)
+        #expect(large.verdict(queued: depth, enabled: true, closed: false, awaitsRoom: true) == .waitForRoom)
+        // A non-awaiting caller still queues there: the capacity is its bound.
+        #expect(large.verdict(queued: depth, enabled: true, closed: false, awaitsRoom: false) == .enqueue)
+        let small = IntakeAdmission(capacity: 5, overflow: .dropOldest)
+        #expect(small.awaitingDepth == 5)
+        #expect(small.verdict(queued: 5, enabled: true, closed: false, awaitsRoom: true) == .waitForRoom)
+    }
+
+    @Test("A capacity below one is one")
+    func minimumCapacity() {
+        let admission = IntakeAdmission(capacity: 0, overflow: .dropNewest)
+        #expect(admission.capacity == 1)
+        #expect(admission.awaitingDepth == 1)
+        #expect(admission.verdict(queued: 0, enabled: true, closed: false, awaitsRoom: false) == .enqueue)
+        #expect(admission.verdict(queued: 1, enabled: true, closed: false, awaitsRoom: false) == .refuseNewest)
+    }
+}
