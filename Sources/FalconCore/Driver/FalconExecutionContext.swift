@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
-import Foundation
+package import Foundation
 #endif
 
 /// What an execution keeps from its `execute` call until it ends, shared by reference: the registry holds it
@@ -51,6 +51,21 @@ package final class FalconExecutionContext: Sendable {
         init(_ renderer: any FalconRenderer) {
             self.renderer = renderer
         }
+    }
+}
+
+extension FalconExecutionContext {
+    /// A context with no client behind it: its callbacks do nothing and its reports go nowhere. For driving a
+    /// registry machine on its own, as its model tests do.
+    package static func unattached(
+        executionID: UInt64, inlineSurface: (any FalconInlineSurface)?, beaconTarget: URL?
+    ) -> FalconExecutionContext {
+        FalconExecutionContext(
+            callbacks: FalconCallbacks(
+                onLoad: {}, onUnload: {}, onError: { _ in }, onShouldShowLoadingIndicator: {},
+                onShouldHideLoadingIndicator: {}),
+            layoutId: nil, diagnosticPlacement: nil, diagnosticLayoutId: nil, inlineSurface: inlineSurface,
+            reporter: FalconExecutionReporter(driver: nil, executionID: executionID), beaconTarget: beaconTarget)
     }
 }
 

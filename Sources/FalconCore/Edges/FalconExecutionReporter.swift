@@ -7,7 +7,7 @@ public final class FalconExecutionReporter: Sendable {
     /// The execution this reporter belongs to (unique within its client).
     public let executionID: UInt64
 
-    init(driver: FalconDriver, executionID: UInt64) {
+    init(driver: FalconDriver?, executionID: UInt64) {
         self.driver = driver
         self.executionID = executionID
     }
