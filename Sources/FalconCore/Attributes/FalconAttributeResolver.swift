@@ -101,9 +101,9 @@ public enum FalconAttributeResolver: Sendable {
     ///
     /// `view` and `layoutId` are the normalized identifiers (``FalconResolvedAttributes/view`` and
     /// ``FalconResolvedAttributes/layoutId``). The trace stops at the first step that matches; when none does,
-    /// it ends with ``FalconPlacementLookup/Step/rawView`` failing with
-    /// ``FalconPlacementLookup/Outcome/absentIdentifier``.
-    public static func explain(view: String?, layoutId: String?, mapping: [String: String]) -> FalconPlacementLookup {
+    /// it ends with `FalconPlacementLookup.Step.rawView` failing with
+    /// `FalconPlacementLookup.Outcome.absentIdentifier`.
+    package static func explain(view: String?, layoutId: String?, mapping: [String: String]) -> FalconPlacementLookup {
         var attempts: [FalconPlacementLookup.Attempt] = []
         let steps: [(FalconPlacementLookup.Step, String?)] = [
             (.layoutAndView, layoutId.flatMap { layout in view.map { "\(layout)/\($0)" } }),

@@ -125,7 +125,7 @@ package struct FalconExecutionStateMachine: Sendable {
         /// empty): handled as a teardown, with a warning when the placement had not settled yet.
         case surfaceReleased
 
-        /// Whether this is a bridge message that decoded to ``FalconBridgeMessage/ignored``.
+        /// Whether this is a bridge message that decoded to `FalconBridgeMessage.ignored`.
         package var isIgnoredBridgeMessage: Bool {
             if case .bridge(.ignored) = self { true } else { false }
         }
