@@ -13,7 +13,7 @@ public struct FalconResolvedAttributes: Sendable, Hashable {
     public var droppedUserValueCount: Int
 
     /// Creates a resolution result.
-    public init(
+    package init(
         placementId: String?,
         view: String?,
         layoutId: String?,
@@ -41,7 +41,7 @@ public struct FalconQueryItem: Sendable, Hashable {
     public var value: String
 
     /// Creates a query item.
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }
@@ -79,7 +79,7 @@ public enum FalconAttributeResolver: Sendable {
     /// The four-step lookup over already normalized identifiers.
     ///
     /// The same answer as ``explain(view:layoutId:mapping:)``, without building the trace.
-    public static func placementId(view: String?, layoutId: String?, mapping: [String: String]) -> String? {
+    package static func placementId(view: String?, layoutId: String?, mapping: [String: String]) -> String? {
         if !mapping.isEmpty {
             if let layoutId, let view,
                 let mapped = mapped(joined(layoutId, view, separator: UInt8(ascii: "/")), in: mapping)

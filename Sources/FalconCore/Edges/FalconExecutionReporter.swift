@@ -5,7 +5,7 @@
 public final class FalconExecutionReporter: Sendable {
     private weak let driver: FalconDriver?
     /// The execution this reporter belongs to (unique within its client).
-    public let executionID: UInt64
+    package let executionID: UInt64
 
     init(driver: FalconDriver?, executionID: UInt64) {
         self.driver = driver

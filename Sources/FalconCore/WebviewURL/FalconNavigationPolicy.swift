@@ -22,7 +22,7 @@ public enum FalconNavigationDecision: Sendable, Hashable {
 /// touch, and is cancelled otherwise.
 public enum FalconNavigationPolicy: Sendable {
     /// How long after a user touch a navigation or a bridge `click` counts as user-initiated (1 s).
-    public static let touchGate: Duration = .seconds(1)
+    package static let touchGate: Duration = .seconds(1)
 
     /// Decides a navigation.
     ///
@@ -46,7 +46,7 @@ public enum FalconNavigationPolicy: Sendable {
     }
 
     /// The decision for a bridge `click`: `http(s)` URLs open externally within the touch gate.
-    public static func decideClick(url: URL, sinceLastTouch: Duration?) -> FalconNavigationDecision {
+    package static func decideClick(url: URL, sinceLastTouch: Duration?) -> FalconNavigationDecision {
         let scheme = (url.scheme ?? "").lowercased()
         guard scheme == "http" || scheme == "https" else { return .cancel }
         return isUserInitiated(sinceLastTouch) ? .openExternally(url) : .cancel
