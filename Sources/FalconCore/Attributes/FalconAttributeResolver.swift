@@ -78,7 +78,7 @@ public enum FalconAttributeResolver: Sendable {
 
     /// The four-step lookup over already normalized identifiers.
     ///
-    /// The same answer as ``explain(view:layoutId:mapping:)``, without building the trace.
+    /// The same answer as `explain(view:layoutId:mapping:)`, without building the trace.
     package static func placementId(view: String?, layoutId: String?, mapping: [String: String]) -> String? {
         if !mapping.isEmpty {
             if let layoutId, let view,

@@ -1,7 +1,7 @@
 /// How the placement id was found: every mapping key the lookup tried, in order, and why each one before the
 /// match did not apply.
 ///
-/// Produced by ``FalconAttributeResolver/explain(view:layoutId:mapping:)`` for support tools (such as
+/// Produced by `FalconAttributeResolver.explain(view:layoutId:mapping:)` for support tools (such as
 /// `sdkcore falcon resolve`); the SDK itself only needs the resulting id.
 ///
 /// ```swift

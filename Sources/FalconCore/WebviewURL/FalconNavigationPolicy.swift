@@ -18,7 +18,7 @@ public enum FalconNavigationDecision: Sendable, Hashable {
 ///
 /// Same origin as the placement URL is allowed; subframe `about:` and `http(s)` loads are allowed;
 /// `javascript:`, `data:`, `file:` and `blob:` are always cancelled; anything else (off-origin `http(s)`
-/// in the main frame, `itms-apps:`, deep links) opens externally only within ``touchGate`` of a real user
+/// in the main frame, `itms-apps:`, deep links) opens externally only within one second of a real user
 /// touch, and is cancelled otherwise.
 public enum FalconNavigationPolicy: Sendable {
     /// How long after a user touch a navigation or a bridge `click` counts as user-initiated (1 s).
