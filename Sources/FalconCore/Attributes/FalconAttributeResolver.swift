@@ -10,7 +10,7 @@ public struct FalconResolvedAttributes: Sendable, Hashable {
     /// `user_details` keys sorted).
     public var userAttributes: [FalconQueryItem]
     /// How many `user_details` members were dropped (empty strings, `null`, arrays or objects).
-    public var droppedUserValueCount: Int
+    package var droppedUserValueCount: Int
 
     /// Creates a resolution result.
     package init(
@@ -28,9 +28,9 @@ public struct FalconResolvedAttributes: Sendable, Hashable {
     }
 
     /// `view` capped at 128 characters (and 8 KiB of UTF-8), as sent in diagnostics and beacons.
-    public var diagnosticPlacement: String? { FalconIdentifier.capped(view) }
+    package var diagnosticPlacement: String? { FalconIdentifier.capped(view) }
     /// `layoutId` capped at 128 characters (and 8 KiB of UTF-8), as sent in diagnostics and beacons.
-    public var diagnosticLayoutId: String? { FalconIdentifier.capped(layoutId) }
+    package var diagnosticLayoutId: String? { FalconIdentifier.capped(layoutId) }
 }
 
 /// One query parameter before percent-encoding.
