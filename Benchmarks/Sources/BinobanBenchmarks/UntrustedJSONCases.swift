@@ -1,6 +1,6 @@
 import BenchmarkSupport
 import BinobanCore
-import FalconCore
+@_spi(Tooling) import FalconCore
 import Foundation
 
 /// Hostile JSON texts of about 64 KiB, the limit of untrusted input (issue 10 item 6), plus a few just over it.

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-// FalconCore benchmarks (issue 13): the attribute resolver, the URL builder, the CPU of an execute to each
+// FalconCore benchmarks: the attribute resolver, the URL builder, the CPU of an execute to each
 // terminal state, and resident memory after 0 / 100 000 / 1 000 000 settled executes.
 //
 // BENCH_FILTER=<text> runs only the cases whose name contains the text; BENCH_SAMPLES overrides the count.

@@ -10,10 +10,10 @@ public struct FalconResolvedAttributes: Sendable, Hashable {
     /// `user_details` keys sorted).
     public var userAttributes: [FalconQueryItem]
     /// How many `user_details` members were dropped (empty strings, `null`, arrays or objects).
-    public var droppedUserValueCount: Int
+    package var droppedUserValueCount: Int
 
     /// Creates a resolution result.
-    public init(
+    package init(
         placementId: String?,
         view: String?,
         layoutId: String?,
@@ -28,9 +28,9 @@ public struct FalconResolvedAttributes: Sendable, Hashable {
     }
 
     /// `view` capped at 128 characters (and 8 KiB of UTF-8), as sent in diagnostics and beacons.
-    public var diagnosticPlacement: String? { FalconIdentifier.capped(view) }
+    package var diagnosticPlacement: String? { FalconIdentifier.capped(view) }
     /// `layoutId` capped at 128 characters (and 8 KiB of UTF-8), as sent in diagnostics and beacons.
-    public var diagnosticLayoutId: String? { FalconIdentifier.capped(layoutId) }
+    package var diagnosticLayoutId: String? { FalconIdentifier.capped(layoutId) }
 }
 
 /// One query parameter before percent-encoding.
@@ -41,7 +41,7 @@ public struct FalconQueryItem: Sendable, Hashable {
     public var value: String
 
     /// Creates a query item.
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }
@@ -78,8 +78,8 @@ public enum FalconAttributeResolver: Sendable {
 
     /// The four-step lookup over already normalized identifiers.
     ///
-    /// The same answer as ``explain(view:layoutId:mapping:)``, without building the trace.
-    public static func placementId(view: String?, layoutId: String?, mapping: [String: String]) -> String? {
+    /// The same answer as `explain(view:layoutId:mapping:)`, without building the trace.
+    package static func placementId(view: String?, layoutId: String?, mapping: [String: String]) -> String? {
         if !mapping.isEmpty {
             if let layoutId, let view,
                 let mapped = mapped(joined(layoutId, view, separator: UInt8(ascii: "/")), in: mapping)
@@ -101,9 +101,9 @@ public enum FalconAttributeResolver: Sendable {
     ///
     /// `view` and `layoutId` are the normalized identifiers (``FalconResolvedAttributes/view`` and
     /// ``FalconResolvedAttributes/layoutId``). The trace stops at the first step that matches; when none does,
-    /// it ends with ``FalconPlacementLookup/Step/rawView`` failing with
-    /// ``FalconPlacementLookup/Outcome/absentIdentifier``.
-    public static func explain(view: String?, layoutId: String?, mapping: [String: String]) -> FalconPlacementLookup {
+    /// it ends with `FalconPlacementLookup.Step.rawView` failing with
+    /// `FalconPlacementLookup.Outcome.absentIdentifier`.
+    package static func explain(view: String?, layoutId: String?, mapping: [String: String]) -> FalconPlacementLookup {
         var attempts: [FalconPlacementLookup.Attempt] = []
         let steps: [(FalconPlacementLookup.Step, String?)] = [
             (.layoutAndView, layoutId.flatMap { layout in view.map { "\(layout)/\($0)" } }),
@@ -193,8 +193,8 @@ public enum FalconAttributeResolver: Sendable {
     }
 
     /// `at.<key>`, written in one go (a name of up to 15 bytes stays a small string: no allocation). Not
-    /// ``joined(_:_:separator:)``: the literal prefix written byte by byte saves about 1 900 instructions a
-    /// resolve.
+    /// ``joined(_:_:separator:)``: writing the literal prefix byte by byte is the cheaper of the two on the
+    /// resolve's hot path (measured in Docs/Performance.md).
     static func queryName(_ key: String) -> String {
         var key = key
         return key.withUTF8 { tail in

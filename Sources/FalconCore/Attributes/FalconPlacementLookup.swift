@@ -1,7 +1,7 @@
 /// How the placement id was found: every mapping key the lookup tried, in order, and why each one before the
 /// match did not apply.
 ///
-/// Produced by ``FalconAttributeResolver/explain(view:layoutId:mapping:)`` for support tools (such as
+/// Produced by `FalconAttributeResolver.explain(view:layoutId:mapping:)` for support tools (such as
 /// `sdkcore falcon resolve`); the SDK itself only needs the resulting id.
 ///
 /// ```swift
@@ -10,9 +10,9 @@
 /// lookup.matchedStep   // .view
 /// lookup.attempts[0]   // step .layoutAndView, key "L/ORDER_STATUS", outcome .noMappingEntry
 /// ```
-public struct FalconPlacementLookup: Sendable, Hashable {
+package struct FalconPlacementLookup: Sendable, Hashable {
     /// The four lookup steps of spec §c, in order.
-    public enum Step: String, Sendable, Hashable, CaseIterable {
+    package enum Step: String, Sendable, Hashable, CaseIterable {
         /// The mapping key `"<layout_id>/<view>"`.
         case layoutAndView
         /// The mapping key `"<view>"`.
@@ -24,7 +24,7 @@ public struct FalconPlacementLookup: Sendable, Hashable {
     }
 
     /// What happened at one step.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// The identifier this step needs (`view`, `layout_id` or both) is absent or blank.
         case absentIdentifier
         /// The mapping has no entry for the key.
@@ -36,16 +36,16 @@ public struct FalconPlacementLookup: Sendable, Hashable {
     }
 
     /// One step of the lookup.
-    public struct Attempt: Sendable, Hashable {
+    package struct Attempt: Sendable, Hashable {
         /// Which step.
-        public var step: Step
+        package var step: Step
         /// The mapping key tried, or `nil` when the step needs an absent identifier (and for ``Step/rawView``).
-        public var key: String?
+        package var key: String?
         /// What happened.
-        public var outcome: Outcome
+        package var outcome: Outcome
 
         /// Creates an attempt.
-        public init(step: Step, key: String?, outcome: Outcome) {
+        package init(step: Step, key: String?, outcome: Outcome) {
             self.step = step
             self.key = key
             self.outcome = outcome
@@ -53,22 +53,22 @@ public struct FalconPlacementLookup: Sendable, Hashable {
     }
 
     /// The steps tried, in order; the last one is the match when there is one.
-    public var attempts: [Attempt]
+    package var attempts: [Attempt]
 
     /// Creates a lookup trace.
-    public init(attempts: [Attempt]) {
+    package init(attempts: [Attempt]) {
         self.attempts = attempts
     }
 
     /// The resolved placement id, or `nil` when no step matched (the diagnostic would be
     /// ``FalconDiagnosticCode/attributeMappingFailed``).
-    public var placementId: String? {
+    package var placementId: String? {
         guard case .matched(let id)? = attempts.last?.outcome else { return nil }
         return id
     }
 
     /// The step that produced the placement id, or `nil` when none did.
-    public var matchedStep: Step? {
+    package var matchedStep: Step? {
         guard let last = attempts.last, case .matched = last.outcome else { return nil }
         return last.step
     }

@@ -1,30 +1,30 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+import FoundationEssentials
 #else
-public import Foundation
+import Foundation
 #endif
 
 /// The six fields of a diagnostic beacon, and nothing else, ever.
 ///
 /// `placement` and `layoutId` are the capped `view` and `layout_id` (JSON `null` when absent); `ts` is Unix
 /// epoch milliseconds (UTC).
-public struct FalconBeacon: Sendable, Hashable {
+package struct FalconBeacon: Sendable, Hashable {
     /// The SDK version, ``Falcon/version``.
-    public var sdkv: String
+    package var sdkv: String
     /// The diagnostic code's raw value.
-    public var code: FalconDiagnosticCode
+    package var code: FalconDiagnosticCode
     /// `placement_details.view`, trimmed and capped at 128 characters (and 8 KiB of UTF-8).
-    public var placement: String?
+    package var placement: String?
     /// `placement_details.layout_id`, trimmed and capped at 128 characters (and 8 KiB of UTF-8).
-    public var layoutId: String?
+    package var layoutId: String?
     /// The platform name (`iOS`, `macOS`, `linux`, …).
-    public var platform: String
+    package var platform: String
     /// Unix epoch milliseconds.
-    public var ts: Int64
+    package var ts: Int64
 
     /// Creates a beacon; `placement` and `layoutId` are capped at 128 characters (and 8 KiB of UTF-8) here as
     /// well.
-    public init(
+    package init(
         sdkv: String, code: FalconDiagnosticCode, placement: String?, layoutId: String?, platform: String, ts: Int64
     ) {
         self.sdkv = sdkv
@@ -36,7 +36,7 @@ public struct FalconBeacon: Sendable, Hashable {
     }
 
     /// Milliseconds since 1970 for `date`, rounded down.
-    public static func milliseconds(since1970 date: Date) -> Int64 {
+    package static func milliseconds(since1970 date: Date) -> Int64 {
         let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
         guard value.isFinite, abs(value) < 9.2e18 else { return 0 }
         return Int64(value)
@@ -46,7 +46,7 @@ public struct FalconBeacon: Sendable, Hashable {
     /// (including `\/`), so the output is byte-for-byte identical to that encoder's.
     ///
     /// - Complexity: O(n) in the length of the fields.
-    public func jsonBody() -> Data {
+    package func jsonBody() -> Data {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(160)
         bytes.append(UInt8(ascii: "{"))

@@ -7,9 +7,9 @@ import os
 ///
 /// Platform-neutral so that the mapping is tested everywhere; `FalconUnifiedLogHandler` (Apple platforms only)
 /// hands each entry to `os.Logger`.
-public struct FalconUnifiedLogEntry: Sendable, Hashable {
+package struct FalconUnifiedLogEntry: Sendable, Hashable {
     /// The unified log level an entry is written at.
-    public enum Level: String, Sendable, Hashable {
+    package enum Level: String, Sendable, Hashable {
         /// `OSLogType.debug`.
         case debug
         /// `OSLogType.default` (the unified log has no warning level).
@@ -19,25 +19,25 @@ public struct FalconUnifiedLogEntry: Sendable, Hashable {
     }
 
     /// The subsystem of every entry: `us.falconlabs.FalconSDK`.
-    public static let subsystem = "us.falconlabs.FalconSDK"
+    package static let subsystem = "us.falconlabs.FalconSDK"
     /// The category of every entry: `diagnostics`.
-    public static let category = "diagnostics"
+    package static let category = "diagnostics"
 
     /// The `source` of every FalconCore log record: `FalconCore`.
-    public static let source = "FalconCore"
+    package static let source = "FalconCore"
 
     /// The unified log level.
-    public var level: Level
+    package var level: Level
     /// The part logged with `privacy: .public`: the level name and the diagnostic code, such as
     /// `error webviewHTTPError`.
-    public var publicText: String
+    package var publicText: String
     /// The part logged with `privacy: .private`: the record's message (redacted unless a debugger or a
     /// configuration profile reveals it).
-    public var privateText: String
+    package var privateText: String
 
     /// The entry for `record`: `trace` and `debug` at `.debug`, `info` to `warning` at `.default`, `error` and
     /// `critical` at `.error`; the record's `code` metadata joins the level in the public text.
-    public init(_ record: SDKCoreLogRecord) {
+    package init(_ record: SDKCoreLogRecord) {
         switch record.level {
         case .trace, .debug: level = .debug
         case .info, .notice, .warning: level = .default
@@ -50,8 +50,8 @@ public struct FalconUnifiedLogEntry: Sendable, Hashable {
 
 #if canImport(os)
 /// The default log handler on Apple platforms: writes every record to the unified log under subsystem
-/// `us.falconlabs.FalconSDK`, category `diagnostics`, the code public and the message private (see
-/// ``FalconUnifiedLogEntry``). In Console.app, filter by the subsystem.
+/// `us.falconlabs.FalconSDK`, category `diagnostics`, the code public and the message private. In
+/// Console.app, filter by the subsystem.
 public struct FalconUnifiedLogHandler: SDKCoreLogHandler {
     private let logger = Logger(subsystem: FalconUnifiedLogEntry.subsystem, category: FalconUnifiedLogEntry.category)
 

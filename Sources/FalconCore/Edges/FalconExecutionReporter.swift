@@ -1,14 +1,14 @@
 /// The channel through which a renderer, the overlay presenter or the host reports on one execution.
 ///
 /// Reports after the execution ended are ignored, so a renderer may report late without harm. The reporter
-/// holds its client weakly: keeping it does not keep the SDK alive.
+/// holds its client's driver weakly: keeping it does not keep the SDK alive.
 public final class FalconExecutionReporter: Sendable {
-    private weak let client: FalconClient?
+    private weak let driver: FalconDriver?
     /// The execution this reporter belongs to (unique within its client).
-    public let executionID: UInt64
+    package let executionID: UInt64
 
-    init(client: FalconClient, executionID: UInt64) {
-        self.client = client
+    init(driver: FalconDriver?, executionID: UInt64) {
+        self.driver = driver
         self.executionID = executionID
     }
 
@@ -44,7 +44,7 @@ public final class FalconExecutionReporter: Sendable {
         do {
             send(.bridge(try FalconBridgeMessage.parse(message)))
         } catch {
-            client?.logRejectedBridgeMessage(error)
+            driver?.logRejectedBridgeMessage(error)
             send(.bridge(.ignored))
         }
     }
@@ -58,7 +58,7 @@ public final class FalconExecutionReporter: Sendable {
         do {
             send(.bridge(try FalconBridgeMessage.parse(json: json)))
         } catch {
-            client?.logRejectedBridgeMessage(error)
+            driver?.logRejectedBridgeMessage(error)
             send(.bridge(.ignored))
         }
     }
@@ -87,7 +87,7 @@ public final class FalconExecutionReporter: Sendable {
 
     /// Presenter: the modal is on screen and `renderer` shows its content.
     public func overlayPresented(renderer: any FalconRenderer) {
-        client?.overlayPresented(executionID: executionID, renderer: renderer)
+        driver?.overlayPresented(executionID: executionID, renderer: renderer)
     }
 
     /// Presenter: there is nowhere to present.
@@ -106,6 +106,6 @@ public final class FalconExecutionReporter: Sendable {
     }
 
     private func send(_ input: FalconExecutionStateMachine.Input) {
-        client?.submit(input, executionID: executionID)
+        driver?.submit(input, executionID: executionID)
     }
 }

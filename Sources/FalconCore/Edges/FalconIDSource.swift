@@ -15,8 +15,8 @@ public protocol FalconIDSource: Sendable {
 /// The default ID source: a random (version 4) UUID string per call, as `UUID().uuidString` spells it.
 ///
 /// The 122 random bits come from the kernel's generator and are formatted here: on Linux `UUID()` opens, reads
-/// and closes `/dev/urandom` on every call, three system calls that were a large share of an execute's CPU
-/// (issue 13); here the bytes are fetched 256 at a time and each used once.
+/// and closes `/dev/urandom` on every call, three system calls that would be a large share of an execute's CPU
+/// (Docs/Performance.md); here the bytes are fetched 256 at a time and each used once.
 public struct FalconUUIDSource: FalconIDSource {
     /// Creates the source.
     public init() {}

@@ -16,7 +16,7 @@ public struct FalconOverlayRequest: Sendable {
     public var reporter: FalconExecutionReporter
 
     /// Creates a request.
-    public init(operation: Operation, reporter: FalconExecutionReporter) {
+    package init(operation: Operation, reporter: FalconExecutionReporter) {
         self.operation = operation
         self.reporter = reporter
     }

@@ -7,7 +7,7 @@ import Musl
 import Synchronization
 
 /// Bytes from the kernel's generator, fetched 256 at a time (the most one `getentropy` call returns) and handed
-/// out 16 at a time, each byte once: one system call per 16 session ids instead of one per id (issue 13).
+/// out 16 at a time, each byte once: one system call per 16 session ids instead of one per id.
 ///
 /// A forked child must not hand out the bytes its parent hands out too: a fork handler bumps a generation
 /// counter, and a pool filled in an earlier generation is refilled before its next use.

@@ -6,7 +6,7 @@ public struct FalconRenderRequest: Sendable {
     public var reporter: FalconExecutionReporter
 
     /// Creates a request.
-    public init(command: FalconRendererCommand, reporter: FalconExecutionReporter) {
+    package init(command: FalconRendererCommand, reporter: FalconExecutionReporter) {
         self.command = command
         self.reporter = reporter
     }

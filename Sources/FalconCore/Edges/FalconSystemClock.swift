@@ -34,7 +34,7 @@ public struct FalconSystemClock: FalconClock {
     }
 
     /// How many timers have neither fired nor been cancelled: the entries (and closures) the clock holds.
-    public var pendingTimerCount: Int { timers.pendingCount }
+    package var pendingTimerCount: Int { timers.pendingCount }
 
     /// A pending entry of the heap; a struct, so scheduling allocates no handle object.
     private struct Handle: FalconTimerHandle {

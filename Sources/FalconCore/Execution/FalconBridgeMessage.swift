@@ -10,6 +10,10 @@ public import Foundation
 /// The wire names of `loaded`, `height`, `noFill` and `error` are not public; this decoder is the single
 /// place that maps them (spec §i Q2): `loaded {height?}`, `height` or `resize {height}`, `noFill` (also
 /// `no_fill`), `close {closeType?}`, `error {code?}`, `click {clickUrl}`. Anything else is ``ignored``.
+///
+/// Not API: hosts report bridge messages through ``FalconExecutionReporter``. The type is SPI for the fuzz
+/// targets and benchmarks (`@_spi(Tooling) import FalconCore`).
+@_spi(Tooling)
 public enum FalconBridgeMessage: Sendable, Hashable {
     /// The content rendered; `height` is the content height in points when reported.
     case loaded(height: Double?)

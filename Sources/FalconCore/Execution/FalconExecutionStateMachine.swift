@@ -7,9 +7,15 @@ package import Foundation
 /// The life of one `Falcon.execute` call (spec §e) as a value type.
 ///
 /// Each input returns the actions to perform, in order. The machine reads no clock, does no I/O and holds no
-/// closures: time comes in as `now`, timers are ``Action/armTimer(_:deadline:generation:)`` actions the
-/// driver schedules, and every callback, event, diagnostic, renderer command and presenter operation is an
-/// action the driver delivers on the host executor in this order. A terminal state ignores every input.
+/// closures: time comes in as `now`, timers are deadlines the machine announces with
+/// ``Action/armTimer(_:deadline:generation:)`` (the registry keeps them and feeds `timerFired` back when one is
+/// due; ``nextDeadline`` says which is next), and every callback, event, diagnostic, renderer command and
+/// presenter operation is an action the driver delivers on the host executor in this order.
+///
+/// Each state carries its own data (``Stage``): the URL while presenting, the armed load timeout while loading,
+/// the content height and the visibility dwell once loaded, whether a hide is still owed while failing. Every
+/// input is handled in every state; those with no effect in a state say why. A terminal state ignores every
+/// input. A timer's generation tells a current report from a stale one (cancelled, or re-armed since).
 ///
 /// ```swift
 /// var machine = FalconExecutionStateMachine(surface: .inline)
@@ -119,7 +125,7 @@ package struct FalconExecutionStateMachine: Sendable {
         /// empty): handled as a teardown, with a warning when the placement had not settled yet.
         case surfaceReleased
 
-        /// Whether this is a bridge message that decoded to ``FalconBridgeMessage/ignored``.
+        /// Whether this is a bridge message that decoded to `FalconBridgeMessage.ignored`.
         package var isIgnoredBridgeMessage: Bool {
             if case .bridge(.ignored) = self { true } else { false }
         }
@@ -179,16 +185,58 @@ package struct FalconExecutionStateMachine: Sendable {
         }
     }
 
-    /// The current state.
-    package private(set) var state: State = .idle
-    /// Whether `show` was emitted.
-    package private(set) var shown = false
-    /// Whether `hide` was emitted.
-    package private(set) var hidden = false
-    /// Whether `interactive` was emitted.
-    package private(set) var interactiveFired = false
-    /// The last height sent to the inline surface.
-    package private(set) var contentHeight: Double = 0
+    /// An armed timer: the number it was armed with (a late report of an older one is stale) and its deadline.
+    struct Armed: Sendable, Hashable {
+        let generation: Int
+        let deadline: Duration
+    }
+
+    /// The visibility dwell of a loaded placement.
+    enum Dwell: Sendable, Hashable {
+        /// Not armed: the placement is not more than half visible, or has not been since it loaded.
+        case waiting
+        /// More than half visible since `armed.deadline - dwell`.
+        case armed(Armed)
+        /// `interactive` was emitted; it is emitted once.
+        case fired
+    }
+
+    /// The states of spec §e with the data each one holds (``state`` names them without it).
+    enum Stage: Sendable, Hashable {
+        case idle
+        /// Waiting for the presenter; `url` loads once the modal is on screen.
+        case presenting(url: URL)
+        /// The initial navigation is loading; `loadTimer` until the load timeout fired.
+        case loading(loadTimer: Armed?)
+        /// Content rendered; `height` is the last height sent to the inline surface (0 for an overlay).
+        case loaded(height: Double, dwell: Dwell)
+        case noFill
+        case closing
+        /// Waiting for the dismissal before `onError`; `needsHide` when the hide is still owed.
+        case failing(needsHide: Bool)
+        case unloaded
+        case failed
+        case cancelled
+    }
+
+    /// The loading indicator: shown at `start`, hidden once.
+    enum Indicator: Sendable, Hashable {
+        case notShown
+        case shown
+        case hidden
+    }
+
+    /// The current state with its data.
+    private(set) var stage = Stage.idle
+    private var indicator = Indicator.notShown
+    /// The last visible fraction reported (kept from before the load: a placement already visible when it loads
+    /// starts its dwell at once).
+    private var lastVisibility: Double = 0
+    /// When the user last touched the placement (the click gate).
+    private var lastTouch: Duration?
+    /// The number of the last timer armed.
+    private var generation = 0
+    private var actions: [Action] = []
 
     /// The surface kind.
     package let surface: Surface
@@ -200,14 +248,45 @@ package struct FalconExecutionStateMachine: Sendable {
     /// The navigation id of the initial load.
     static let initialNavigationID = 1
 
-    private var url: URL?
-    private var generation = 0
-    private var loadTimerGeneration: Int?
-    private var dwellGeneration: Int?
-    private var lastVisibility: Double = 0
-    private var lastTouch: Duration?
-    private var pendingFailureNeedsHide = false
-    private var actions: [Action] = []
+    /// The current state.
+    package var state: State {
+        switch stage {
+        case .idle: .idle
+        case .presenting: .presenting
+        case .loading: .loading
+        case .loaded: .loaded
+        case .noFill: .noFill
+        case .closing: .closing
+        case .failing: .failing
+        case .unloaded: .unloaded
+        case .failed: .failed
+        case .cancelled: .cancelled
+        }
+    }
+
+    /// Whether `show` was emitted.
+    package var shown: Bool { indicator != .notShown }
+    /// Whether `hide` was emitted.
+    package var hidden: Bool { indicator == .hidden }
+    /// Whether `interactive` was emitted while the placement is loaded.
+    package var interactiveFired: Bool {
+        if case .loaded(_, .fired) = stage { true } else { false }
+    }
+    /// The last height sent to the inline surface while loaded (0 otherwise).
+    package var contentHeight: Double {
+        if case .loaded(let height, _) = stage { height } else { 0 }
+    }
+
+    /// The earliest deadline of an armed timer: when the driver must report it fired (`nil`: none is armed).
+    package var nextDeadline: Duration? {
+        switch stage {
+        case .loading(let load?): load.deadline
+        case .loaded(_, .armed(let dwell)): dwell.deadline
+        case .idle, .presenting, .loading(nil), .loaded(_, .waiting), .loaded(_, .fired), .noFill, .closing,
+            .failing, .unloaded, .failed, .cancelled:
+            nil
+        }
+    }
 
     /// Creates a machine in ``State/idle``.
     package init(surface: Surface, loadTimeout: Duration = .seconds(15), dwell: Duration = .seconds(1)) {
@@ -239,25 +318,27 @@ package struct FalconExecutionStateMachine: Sendable {
         guard !state.isTerminal else { return }
         switch input {
         case .start(let preflight): start(preflight, at: now)
-        case .overlayPresented: overlayPresented(at: now)
+        case .overlayPresented:
+            // Only a presentation the machine asked for starts the load.
+            guard case .presenting(let url) = stage else { return }
+            beginLoad(url, at: now)
         case .overlayUnavailable:
-            if state == .presenting {
-                failPreflight(.noPresenter, "no presenter is available for the overlay")
-            }
+            guard case .presenting = stage else { return }
+            failPreflight(.noPresenter, "no presenter is available for the overlay")
         case .navigationResponse(let id, let isMainFrame, let status):
-            if state == .loading, id == Self.initialNavigationID, isMainFrame, let status, status >= 400 {
-                failLoad(.webviewHTTPError, "the main-frame response had HTTP status \(status)")
+            guard case .loading = stage, id == Self.initialNavigationID, isMainFrame, let status, status >= 400 else {
+                return  // Only the initial main-frame load fails the placement, and only while it is loading.
             }
+            failLoad(.webviewHTTPError, "the main-frame response had HTTP status \(status)")
         case .navigationFinished:
             break  // Not a load signal: content must report through the bridge.
         case .navigationFailed(let id, let phase, let isCancelled, let errorCode):
-            if state == .loading, id == Self.initialNavigationID, !isCancelled {
-                let suffix = errorCode.map { " (error code \($0))" } ?? ""
-                switch phase {
-                case .provisional:
-                    failLoad(.webviewProvisionalNavigationFailed, "provisional navigation failed\(suffix)")
-                case .committed: failLoad(.webviewNavigationFailed, "navigation failed\(suffix)")
-                }
+            guard case .loading = stage, id == Self.initialNavigationID, !isCancelled else { return }
+            let suffix = errorCode.map { " (error code \($0))" } ?? ""
+            switch phase {
+            case .provisional:
+                failLoad(.webviewProvisionalNavigationFailed, "provisional navigation failed\(suffix)")
+            case .committed: failLoad(.webviewNavigationFailed, "navigation failed\(suffix)")
             }
         case .bridge(let message): bridge(message, at: now)
         case .visibility(let fraction): visibility(fraction, at: now)
@@ -268,7 +349,10 @@ package struct FalconExecutionStateMachine: Sendable {
             fail(.webviewNavigationFailed, "the web content process terminated")
         case .hostTeardown, .superseded: cancel()
         case .surfaceReleased:
-            if state == .idle || state == .loading { emit(.warnSurfaceReleasedEarly) }
+            switch stage {
+            case .idle, .loading: emit(.warnSurfaceReleasedEarly)
+            case .presenting, .loaded, .noFill, .closing, .failing, .unloaded, .failed, .cancelled: break
+            }
             cancel()
         }
     }
@@ -276,8 +360,8 @@ package struct FalconExecutionStateMachine: Sendable {
     // MARK: Start
 
     private mutating func start(_ preflight: Preflight, at now: Duration) {
-        guard state == .idle else { return }
-        shown = true
+        guard case .idle = stage else { return }  // A second start of the same execution has no effect.
+        indicator = .shown
         emit(.callback(.showLoadingIndicator))
         switch preflight {
         case .notInitialized:
@@ -289,44 +373,38 @@ package struct FalconExecutionStateMachine: Sendable {
         case .overlayAlreadyActive:
             failPreflight(.noPresenter, "another overlay is already active")
         case .ready(let url):
-            self.url = url
             switch surface {
-            case .inline: beginLoad(at: now)
+            case .inline: beginLoad(url, at: now)
             case .overlay:
-                state = .presenting
+                stage = .presenting(url: url)
                 emit(.presentOverlay)
             }
         }
     }
 
-    private mutating func overlayPresented(at now: Duration) {
-        guard state == .presenting else { return }
-        beginLoad(at: now)
-    }
-
-    private mutating func beginLoad(at now: Duration) {
-        guard let url else { return }
-        state = .loading
+    private mutating func beginLoad(_ url: URL, at now: Duration) {
         emit(.renderer(.load(url, navigationID: Self.initialNavigationID)))
         generation += 1
-        loadTimerGeneration = generation
-        emit(.armTimer(.loadTimeout, deadline: now + loadTimeout, generation: generation))
+        let deadline = now + loadTimeout
+        stage = .loading(loadTimer: Armed(generation: generation, deadline: deadline))
+        emit(.armTimer(.loadTimeout, deadline: deadline, generation: generation))
     }
 
     // MARK: Bridge and visibility
 
     private mutating func bridge(_ message: FalconBridgeMessage, at now: Duration) {
-        switch (state, message) {
+        switch (stage, message) {
         case (.loading, .loaded(let height)):
             if let height, height == 0 { noFill() } else { settleLoaded(height: height, at: now) }
         case (.loading, .height(let height)):
             if height > 0 { settleLoaded(height: height, at: now) }
         case (.loading, .noFill):
             noFill()
-        case (.loaded, .height(let height)):
-            guard surface == .inline, abs(height - contentHeight) >= 1 else { return }
-            contentHeight = height.rounded(.up)
-            emit(.renderer(.setContentHeight(contentHeight)))
+        case (.loaded(let current, let dwell), .height(let height)):
+            guard surface == .inline, abs(height - current) >= 1 else { return }
+            let rounded = height.rounded(.up)
+            stage = .loaded(height: rounded, dwell: dwell)
+            emit(.renderer(.setContentHeight(rounded)))
         case (.loading, .error), (.loaded, .error):
             fail(.bridgeReportedError, "the web content reported an error")
         case (.loading, .close), (.loaded, .close):
@@ -334,26 +412,29 @@ package struct FalconExecutionStateMachine: Sendable {
         case (.loading, .click(let url)), (.loaded, .click(let url)):
             let decision = FalconNavigationPolicy.decideClick(url: url, sinceLastTouch: lastTouch.map { now - $0 })
             if case .openExternally(let target) = decision { emit(.renderer(.openExternally(target))) }
-        default:
-            break
+        case (.loaded, .loaded), (.loaded, .noFill):
+            break  // Already settled: a second settle signal changes nothing.
+        case (_, .ignored):
+            break  // Decoded to nothing (logged by the driver).
+        case (.idle, _), (.presenting, _), (.noFill, _), (.closing, _), (.failing, _), (.unloaded, _), (.failed, _),
+            (.cancelled, _):
+            break  // No content is loading or showing (or it is leaving): the web content has no say.
         }
     }
 
     private mutating func settleLoaded(height: Double?, at now: Duration) {
         cancelTimers()
-        state = .loaded
         hide()
-        if surface == .inline, let height {
-            contentHeight = height.rounded(.up)
-            emit(.renderer(.setContentHeight(contentHeight)))
-        }
+        let sent = surface == .inline ? height.map { $0.rounded(.up) } : nil
+        stage = .loaded(height: sent ?? 0, dwell: .waiting)
+        if let sent { emit(.renderer(.setContentHeight(sent))) }
         emit(.callback(.load))
         if lastVisibility > 0.5 { armDwell(at: now) }
     }
 
     private mutating func noFill() {
         cancelTimers()
-        state = .noFill
+        stage = .noFill
         if surface == .overlay { emit(.dismissOverlay) }
         hide()
         emit(.finished)
@@ -361,34 +442,37 @@ package struct FalconExecutionStateMachine: Sendable {
 
     private mutating func visibility(_ fraction: Double, at now: Duration) {
         lastVisibility = fraction.isFinite ? min(max(fraction, 0), 1) : 0
-        guard state == .loaded else { return }
+        guard case .loaded(let height, let dwell) = stage else { return }
         if lastVisibility > 0.5 {
             armDwell(at: now)
-        } else if dwellGeneration != nil {
-            dwellGeneration = nil
+        } else if case .armed = dwell {
+            stage = .loaded(height: height, dwell: .waiting)
             emit(.cancelTimer(.dwell))
         }
     }
 
     private mutating func armDwell(at now: Duration) {
-        guard !interactiveFired, dwellGeneration == nil else { return }
+        guard case .loaded(let height, .waiting) = stage else { return }  // Armed already, or fired once.
         generation += 1
-        dwellGeneration = generation
-        emit(.armTimer(.dwell, deadline: now + dwell, generation: generation))
+        let deadline = now + dwell
+        stage = .loaded(height: height, dwell: .armed(Armed(generation: generation, deadline: deadline)))
+        emit(.armTimer(.dwell, deadline: deadline, generation: generation))
     }
 
     private mutating func timerFired(_ timer: Timer, _ firedGeneration: Int) {
-        switch timer {
-        case .loadTimeout:
-            guard state == .loading, loadTimerGeneration == firedGeneration else { return }
-            loadTimerGeneration = nil
+        switch (timer, stage) {
+        case (.loadTimeout, .loading(let load?)) where load.generation == firedGeneration:
+            stage = .loading(loadTimer: nil)
             failLoad(.webviewLoadTimedOut, "the placement produced no signal within the load timeout")
-        case .dwell:
-            guard dwellGeneration == firedGeneration else { return }
-            dwellGeneration = nil
-            guard state == .loaded, lastVisibility > 0.5, !interactiveFired else { return }
-            interactiveFired = true
+        case (.dwell, .loaded(let height, .armed(let armed))) where armed.generation == firedGeneration:
+            guard lastVisibility > 0.5 else {
+                stage = .loaded(height: height, dwell: .waiting)
+                return
+            }
+            stage = .loaded(height: height, dwell: .fired)
             emit(.event(.interactive))
+        case (.loadTimeout, _), (.dwell, _):
+            break  // Stale: cancelled, re-armed since, or the state it was armed in has ended.
         }
     }
 
@@ -399,35 +483,36 @@ package struct FalconExecutionStateMachine: Sendable {
         hide()
         switch surface {
         case .inline:
-            contentHeight = 0
             emit(.renderer(.setContentHeight(0)))
             emit(.renderer(.teardown))
             unloaded(completed: true)
         case .overlay:
-            state = .closing
+            stage = .closing
             emit(.dismissOverlay)
         }
     }
 
     private mutating func overlayDismissed(external: Bool) {
         guard surface == .overlay else { return }
-        switch state {
+        switch stage {
         case .closing:
             unloaded(completed: true)
-        case .failing:
-            if pendingFailureNeedsHide { hide() }
+        case .failing(let needsHide):
+            if needsHide { hide() }
             finishFailure(.placementLoadError)
         case .presenting, .loading, .loaded:
             cancelTimers()
             hide()
             unloaded(completed: false)
-        default:
-            break
+        case .idle:
+            break  // Nothing was presented yet: the report has nothing to end.
+        case .noFill, .unloaded, .failed, .cancelled:
+            break  // Terminal (the step ignores every input there).
         }
     }
 
     private mutating func unloaded(completed: Bool) {
-        state = .unloaded
+        stage = .unloaded
         emit(.callback(.unload))
         if completed { emit(.event(.completed)) }
         emit(.finished)
@@ -438,37 +523,47 @@ package struct FalconExecutionStateMachine: Sendable {
     /// `completed`: nobody engaged with it); one that never reached the screen ends silently, with only its
     /// pending `hide` (Docs/Decisions/0111).
     private mutating func cancel() {
-        switch state {
+        let onScreen: Bool
+        switch stage {
         case .idle:
-            state = .cancelled
+            stage = .cancelled
             emit(.finished)
-        case .presenting, .loading, .loaded:
-            let onScreen = state == .loaded || (surface == .overlay && state == .loading)
-            cancelTimers()
-            switch surface {
-            case .inline: emit(.renderer(.teardown))
-            case .overlay: emit(.dismissOverlay)
-            }
-            if shown { hide() }
-            if onScreen {
-                unloaded(completed: false)
-            } else {
-                state = .cancelled
-                emit(.finished)
-            }
-        default:
-            break  // Closing/Failing: the dismissal in flight finishes the execution.
+            return
+        case .presenting: onScreen = false
+        case .loading: onScreen = surface == .overlay
+        case .loaded: onScreen = true
+        case .closing, .failing:
+            return  // The dismissal in flight finishes the execution.
+        case .noFill, .unloaded, .failed, .cancelled:
+            return  // Terminal.
+        }
+        cancelTimers()
+        switch surface {
+        case .inline: emit(.renderer(.teardown))
+        case .overlay: emit(.dismissOverlay)
+        }
+        hide()
+        if onScreen {
+            unloaded(completed: false)
+        } else {
+            stage = .cancelled
+            emit(.finished)
         }
     }
 
     // MARK: Failure
 
-    /// FAILLOAD from Loading, FAILLATE from Loaded; ignored elsewhere.
+    /// FAILLOAD from Loading, FAILLATE from Loaded.
     private mutating func fail(_ code: FalconDiagnosticCode, _ message: String) {
-        switch state {
+        switch stage {
         case .loading: failLoad(code, message)
         case .loaded: failLate(code, message)
-        default: break
+        case .idle, .presenting:
+            break  // Nothing is rendering yet.
+        case .closing, .failing:
+            break  // The dismissal in flight finishes the execution.
+        case .noFill, .unloaded, .failed, .cancelled:
+            break  // Terminal.
         }
     }
 
@@ -492,8 +587,7 @@ package struct FalconExecutionStateMachine: Sendable {
             hide()
             finishFailure(.placementLoadError)
         case .overlay:
-            state = .failing
-            pendingFailureNeedsHide = true
+            stage = .failing(needsHide: true)
             emit(.dismissOverlay)
         }
     }
@@ -504,19 +598,17 @@ package struct FalconExecutionStateMachine: Sendable {
         emit(.renderer(.stop))
         switch surface {
         case .inline:
-            contentHeight = 0
             emit(.renderer(.setContentHeight(0)))
             emit(.renderer(.teardown))
             finishFailure(.placementLoadError)
         case .overlay:
-            state = .failing
-            pendingFailureNeedsHide = false
+            stage = .failing(needsHide: false)
             emit(.dismissOverlay)
         }
     }
 
     private mutating func finishFailure(_ error: FalconError) {
-        state = .failed
+        stage = .failed
         emit(.callback(.error(error)))
         emit(.event(.failure(error)))
         emit(.finished)
@@ -533,19 +625,23 @@ package struct FalconExecutionStateMachine: Sendable {
     }
 
     private mutating func hide() {
-        guard shown, !hidden else { return }
-        hidden = true
+        guard indicator == .shown else { return }
+        indicator = .hidden
         emit(.callback(.hideLoadingIndicator))
     }
 
+    /// Cancels the armed timer of the current state, if any (the caller then leaves the state).
     private mutating func cancelTimers() {
-        if loadTimerGeneration != nil {
-            loadTimerGeneration = nil
+        switch stage {
+        case .loading(.some):
+            stage = .loading(loadTimer: nil)
             emit(.cancelTimer(.loadTimeout))
-        }
-        if dwellGeneration != nil {
-            dwellGeneration = nil
+        case .loaded(let height, .armed):
+            stage = .loaded(height: height, dwell: .waiting)
             emit(.cancelTimer(.dwell))
+        case .idle, .presenting, .loading(nil), .loaded(_, .waiting), .loaded(_, .fired), .noFill, .closing, .failing,
+            .unloaded, .failed, .cancelled:
+            break
         }
     }
 }

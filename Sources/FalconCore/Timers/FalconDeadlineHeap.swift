@@ -15,7 +15,7 @@ struct FalconDeadlineHeap<Payload> {
         fileprivate var sequence: UInt64
     }
 
-    private struct Slot {
+    fileprivate struct Slot {
         var payload: Payload?
         var deadline: Duration = .zero
         var sequence: UInt64 = 0
@@ -143,3 +143,8 @@ struct FalconDeadlineHeap<Payload> {
         move(slotB, to: a)
     }
 }
+
+/// A heap of sendable payloads is a plain value: the registry moves its deadlines with it under the driver's lock.
+extension FalconDeadlineHeap: Sendable where Payload: Sendable {}
+
+extension FalconDeadlineHeap.Slot: Sendable where Payload: Sendable {}

@@ -3,8 +3,8 @@ import Dispatch
 /// Every timer of one ``FalconSystemClock``: a deadline heap driven by a single Dispatch timer source.
 ///
 /// Scheduling inserts into the heap and re-arms the source only when the new deadline is the earliest;
-/// cancelling removes the entry, and with it the action's closure, at once (issue 13: a cancelled
-/// `asyncAfter` block stayed queued until its deadline, about 0.6 KB per execute). The source is not re-armed
+/// cancelling removes the entry, and with it the action's closure, at once (a cancelled `asyncAfter` block
+/// would stay queued until its deadline, holding its captures). The source is not re-armed
 /// when the earliest entry is cancelled: it wakes once at the old deadline, finds nothing due and re-arms for
 /// the next one, which is cheaper than re-arming on every cancel.
 ///

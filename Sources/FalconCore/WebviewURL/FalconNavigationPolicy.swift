@@ -18,11 +18,11 @@ public enum FalconNavigationDecision: Sendable, Hashable {
 ///
 /// Same origin as the placement URL is allowed; subframe `about:` and `http(s)` loads are allowed;
 /// `javascript:`, `data:`, `file:` and `blob:` are always cancelled; anything else (off-origin `http(s)`
-/// in the main frame, `itms-apps:`, deep links) opens externally only within ``touchGate`` of a real user
+/// in the main frame, `itms-apps:`, deep links) opens externally only within one second of a real user
 /// touch, and is cancelled otherwise.
 public enum FalconNavigationPolicy: Sendable {
     /// How long after a user touch a navigation or a bridge `click` counts as user-initiated (1 s).
-    public static let touchGate: Duration = .seconds(1)
+    package static let touchGate: Duration = .seconds(1)
 
     /// Decides a navigation.
     ///
@@ -46,7 +46,7 @@ public enum FalconNavigationPolicy: Sendable {
     }
 
     /// The decision for a bridge `click`: `http(s)` URLs open externally within the touch gate.
-    public static func decideClick(url: URL, sinceLastTouch: Duration?) -> FalconNavigationDecision {
+    package static func decideClick(url: URL, sinceLastTouch: Duration?) -> FalconNavigationDecision {
         let scheme = (url.scheme ?? "").lowercased()
         guard scheme == "http" || scheme == "https" else { return .cancel }
         return isUserInitiated(sinceLastTouch) ? .openExternally(url) : .cancel

@@ -8,9 +8,9 @@
 /// ```
 ///
 /// - Complexity: O(n) in the UTF-8 length.
-public enum FalconPercentEncoder: Sendable {
+package enum FalconPercentEncoder: Sendable {
     /// Encodes `text`.
-    public static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         Writer.string(capacity: 3 * text.utf8.count) { $0.append(encoding: text) }
     }
 

@@ -8,7 +8,7 @@ public import Foundation
 ///
 /// Query order is fixed: `placement`, `apiKey`, `sessionId`, `at.email`, `at.firstname`, `at.lastname`, the
 /// other `at.*` sorted by key, `sandbox=true` when sandboxed, then `style.*`. Names and values are encoded by
-/// ``FalconPercentEncoder``. The URL carries the API key and user data: it is never logged or put in a
+/// `FalconPercentEncoder`. The URL carries the API key and user data: it is never logged or put in a
 /// diagnostic.
 public enum FalconWebviewURLBuilder: Sendable {
     private typealias Writer = FalconPercentEncoder.Writer

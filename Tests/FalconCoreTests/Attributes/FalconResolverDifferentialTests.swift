@@ -2,7 +2,7 @@ import FalconCore
 import TestSupport
 import Testing
 
-/// The resolver's fast paths (issue 13) against the definitions they shortcut, on random input: trimming by
+/// The resolver's fast paths against the definitions they shortcut, on random input: trimming by
 /// `Character`, the 128-character diagnostics cap, the four-step lookup and the one-pass `user_details` items.
 @Suite("Attribute resolver, differential")
 struct FalconResolverDifferentialTests {

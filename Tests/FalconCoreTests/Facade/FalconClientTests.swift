@@ -471,9 +471,9 @@ struct FalconClientTests {
         #expect(rig.logs.records.contains { $0.level == .debug && $0.message.contains("bridge message ignored") })
     }
 
-    /// Issue 10 item 6: the bridge text comes from the web page. Before, 500 nested arrays took `JSONDecoder`
-    /// seconds on the caller's thread and the message was dropped without a word; now text over the limits
-    /// is rejected at once and the log says why (never the text).
+    /// The bridge text comes from the web page: 500 nested arrays must not take seconds on the caller's thread,
+    /// nor be dropped without a word. Text over the limits is rejected at once and the log says why (never the
+    /// text).
     @Test func bridgeMessagesOverTheLimitsAreRejectedWithTheReason() {
         let rig = Self.rig()
         let deep =

@@ -7,7 +7,7 @@ import Testing
 @Suite("System clock timers")
 struct FalconSystemClockTests {
     /// After 100 000 executes that settle at once (loaded, then torn down), the clock holds no timer entry and
-    /// no timer closure, although every load timeout's 15 s deadline is still ahead (issue 13, item 1).
+    /// no timer closure, although every load timeout's 15 s deadline is still ahead.
     @Test func settledExecutesReleaseTheirTimersAtOnce() {
         let clock = CountingClock()
         let executor = ManualFalconExecutor()

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The byte-scanning encoder and the one-buffer URL builder (issue 13) against the algorithms they replaced
+/// The byte-scanning encoder and the one-buffer URL builder against the straightforward algorithms they replaced
 /// and against Foundation, on random text: ASCII, separators, percent signs, non-ASCII, combining marks,
 /// emoji sequences and replacement characters. The URL bytes must not change.
 @Suite("Percent-encoding, differential")
@@ -24,7 +24,7 @@ struct FalconPercentEncoderDifferentialTests {
         return String(scalars)
     }
 
-    /// The encoder as it was before issue 13: one `String` per call, a fresh hex table per call.
+    /// The straightforward encoder: one `String` per call, a fresh hex table per call.
     static func previousEncode(_ text: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []
@@ -67,7 +67,7 @@ struct FalconPercentEncoderDifferentialTests {
         }
     }
 
-    /// The URL text the builder produced before issue 13 (one `String` concatenation per piece).
+    /// The URL text as one `String` concatenation per piece.
     static func previousURLText(
         apiKey: String, placement: String, session: String, attributes: [FalconQueryItem], sandbox: Bool,
         style: FalconStyle?
@@ -105,8 +105,8 @@ struct FalconPercentEncoderDifferentialTests {
         }
     }
 
-    /// The base-URL rule as it was before issue 13, walking `Character`s, with the cleartext rule of issue 21:
-    /// `http` only for a loopback host (Docs/Decisions/0010).
+    /// The base-URL rule walking `Character`s, with the cleartext rule: `http` only for a loopback host
+    /// (Docs/Decisions/0010).
     static func previousWebviewBase(_ text: String) -> String? {
         guard !text.contains("?"), !text.contains("#") else { return nil }
         var index = text.startIndex
