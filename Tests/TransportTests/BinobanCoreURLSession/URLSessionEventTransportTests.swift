@@ -214,7 +214,9 @@ struct URLSessionEventTransportTests {
             release.signal()
             server.stop()
         }
-        let transport = URLSessionEventTransport()
+        // A timeout far past any wait for the server, so that on a starved machine (seen under the thread sanitizer
+        // beside the whole suite: 92 s before the cancel) the cancellation, not the timeout, ends the request.
+        let transport = URLSessionEventTransport(requestTimeout: .seconds(600))
         let request = try upload(to: server)
 
         let upload = Task { try await transport.send(request) }
