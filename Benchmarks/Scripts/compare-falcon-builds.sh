@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 13, "Proof": every FalconBenchmarks figure for two builds in one run, interleaved (old, new, old, new, …),
+# Every FalconBenchmarks figure for two builds in one run, interleaved (old, new, old, new, …),
 # with the load average beside each figure, then per case the median of each build, the ranges and new/old.
 #
 # Usage: Benchmarks/Scripts/compare-falcon-builds.sh OLD_BINARY NEW_BINARY [SAMPLES]
