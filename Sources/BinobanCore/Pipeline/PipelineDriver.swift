@@ -156,16 +156,17 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     }
 
     /// Tells the write stage what the append did, and the machine what it needs of that.
-    private func written(_ result: Result<BinobanStorageWriteReport, any Error>) -> PipelineInput<C.Instant> {
+    private func written(
+        _ result: Result<BinobanStorageWriteReport, BinobanStorageAppendFailure>
+    ) -> PipelineInput<C.Instant> {
         switch result {
         case .success(let report):
             let bytes = buffer?.stored(report) ?? 0
             // A refused suffix is the machine's to hold or drop: it is not "more in the drain".
             return .written(report, storedBytes: bytes, moreInDrain: buffer?.hasMoreAfterChunk ?? false)
-        case .failure(let error):
-            let storedBefore = (error as? BinobanFileStorageError)?.storedEventsBeforeFailure ?? 0
-            let lost = buffer?.failed(storedBeforeFailure: storedBefore) ?? 0
-            return .writeFailed(lost: lost, moreInDrain: buffer?.hasMore ?? false, message: "\(error)")
+        case .failure(let failure):
+            let lost = buffer?.failed(storedBeforeFailure: failure.storedEventsBeforeFailure) ?? 0
+            return .writeFailed(lost: lost, moreInDrain: buffer?.hasMore ?? false, message: "\(failure.error)")
         }
     }
 

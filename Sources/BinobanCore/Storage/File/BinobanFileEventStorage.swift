@@ -213,6 +213,24 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     public func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour = .evictOldest) throws
         -> BinobanStorageWriteReport
     {
+        try appendEvents(events, whenFull: whenFull)
+    }
+
+    /// Appends like ``append(_:whenFull:)``; a failure carries the error's ``BinobanFileStorageError/storedEventsBeforeFailure``.
+    public func appendReportingProgress(
+        _ events: [Data], whenFull: BinobanStorageFullBehaviour
+    ) -> Result<BinobanStorageWriteReport, BinobanStorageAppendFailure> {
+        do {
+            return .success(try appendEvents(events, whenFull: whenFull))
+        } catch {
+            return .failure(
+                BinobanStorageAppendFailure(storedEventsBeforeFailure: error.storedEventsBeforeFailure, error: error))
+        }
+    }
+
+    private func appendEvents(_ events: [Data], whenFull: BinobanStorageFullBehaviour) throws(BinobanFileStorageError)
+        -> BinobanStorageWriteReport
+    {
         for (index, event) in events.enumerated() where !isOversize(event) && !Self.isFramedAsObject(event) {
             throw BinobanFileStorageError(
                 code: .malformedEvent, message: "event \(index) of the call is not a JSON object ({…})")
