@@ -23,7 +23,7 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
-        // FalconCore (issue 13): resolve, URL, execute to each terminal state, resident memory.
+        // FalconCore: resolve, URL, execute to each terminal state, resident memory.
         .executableTarget(
             name: "FalconBenchmarks",
             dependencies: ["BenchmarkSupport", .product(name: "FalconCore", package: "sdk-core")],

@@ -1,6 +1,6 @@
 // swift-tools-version: 6.2
 //
-// libFuzzer targets for every parser of untrusted input in SDK Core (issue 10). A nested package, so the
+// libFuzzer targets for every parser of untrusted input in SDK Core. A nested package, so the
 // root `swift build` / `swift test` never compile it. Build and run:
 //
 //   swift build -c release -Xswiftc -sanitize=fuzzer,address --package-path Fuzz

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 9, "Proof": track() and durable-write throughput of two builds in one run, interleaved
+# track() and durable-write throughput of two builds in one run, interleaved
 # (old, new, old, new, …), with the load average printed beside each figure.
 #
 # Usage: Benchmarks/Scripts/compare-builds.sh OLD_BINARY NEW_BINARY [SAMPLES]

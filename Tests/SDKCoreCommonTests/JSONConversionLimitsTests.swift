@@ -8,7 +8,7 @@ import Foundation
 #endif
 
 @Suite struct UnrepresentableDateTests {
-    /// Issue 10 item 1: `Int64(Double)` trapped on NaN, infinities and dates beyond ±2^63 ms.
+    /// Dates `Int64(Double)` would trap on: NaN, infinities and dates beyond ±2^63 ms.
     @Test(arguments: [
         Double.nan, .infinity, -.infinity, 1e300, -1e300, 9.3e15, -9.3e15, 253_402_300_800, -62_167_219_201,
     ])

@@ -3,7 +3,7 @@ import BinobanCore
 @_spi(Tooling) import FalconCore
 import Foundation
 
-/// Hostile JSON texts of about 64 KiB, the limit of untrusted input (issue 10 item 6), plus a few just over it.
+/// Hostile JSON texts of about 64 KiB, the limit of untrusted input (Decision 0005), plus a few just over it.
 enum HostileJSON {
     static let size = JSONParsingLimits.defaultMaximumBytes
 

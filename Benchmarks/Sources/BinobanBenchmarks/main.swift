@@ -15,7 +15,7 @@ let samples = 5
 // The child process of `IngestProcess` (an ingest of its own for the client-CPU burst cases).
 if CommandLine.arguments.dropFirst().first == IngestProcess.childArgument { IngestProcess.runChild() }
 
-// BENCH_MODE=hostile or BENCH_MODE=outage runs one long issue 9 run instead of the cases; BENCH_MODE=real-ingest
+// BENCH_MODE=hostile or BENCH_MODE=outage runs one long delivery run (Delivery/) instead of the cases; BENCH_MODE=real-ingest
 // is SDK Core's side of the separate-process ingest benchmark (Scripts/real-ingest/compare.py drives it).
 switch environment("BENCH_MODE") {
 case "hostile":
@@ -73,7 +73,7 @@ let selected = cases.filter { filter == nil || $0.name.contains(filter ?? "") }
 
 print("Binoban benchmarks — \(sampleCount) samples per case after one warm-up; medians; load \(loadAverage())")
 for benchmark in selected {
-    // BENCH_WARMUP=0 skips the warm-up sample (for the long issue 9 cases).
+    // BENCH_WARMUP=0 skips the warm-up sample (for the long delivery cases).
     if environment("BENCH_WARMUP") != "0" { _ = await benchmark.sample() }
     var values: [Double] = []
     for _ in 0..<sampleCount { values.append(await benchmark.sample()) }

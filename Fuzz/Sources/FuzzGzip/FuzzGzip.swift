@@ -4,7 +4,7 @@ import Foundation
 import FuzzSupport
 import SDKCoreCommon
 
-// Gzip upload bodies (issue 13) through public entry points only:
+// Gzip upload bodies through public entry points only:
 // - the raw input as a gzip member for the test kit's decoder, which must throw or succeed, never trap;
 // - the SDK's DEFLATE encoder: events whose property strings are built from the input (chunks, long runs, repeats
 //   at distances near the 32 KiB window) go out with compressesUploads, and every body must decompress to exactly

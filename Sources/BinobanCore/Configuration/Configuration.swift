@@ -153,7 +153,7 @@ public struct Configuration: Sendable {
 
 extension Configuration {
     /// The default of ``maxConcurrentUploads`` on this platform.
-    public static var platformConcurrentUploads: Int {
+    package static var platformConcurrentUploads: Int {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         return 1
         #else
@@ -173,7 +173,7 @@ extension Configuration {
     }
 
     /// The default of ``writeStageCapacity`` on this platform.
-    public static var platformWriteStageCapacity: Int {
+    package static var platformWriteStageCapacity: Int {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         return 1000
         #else

@@ -110,23 +110,23 @@ struct EventEncoder: Sendable {
     /// Everything after the timestamp: identity, traits and context, and the closing brace.
     private func appendTail(of event: PendingEvent, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: #","anonymousId":"#.utf8)
-        FastJSON.appendString(event.anonymousId, to: &bytes)
+        UnsortedJSONWriter.appendString(event.anonymousId, to: &bytes)
         if let userId = event.userId, !userId.trimmingWhitespace().isEmpty {
             bytes.append(contentsOf: #","userId":"#.utf8)
-            FastJSON.appendString(userId, to: &bytes)
+            UnsortedJSONWriter.appendString(userId, to: &bytes)
         }
         if event.kind == .identify, let traits = event.payload.objectValue, !traits.isEmpty {
             bytes.append(contentsOf: #","traits":"#.utf8)
-            FastJSON.appendValue(event.payload, to: &bytes)
+            UnsortedJSONWriter.appendValue(event.payload, to: &bytes)
         }
         bytes.append(UInt8(ascii: ","))
         bytes.append(contentsOf: contextPrefix)
         if deviceHasMembers { bytes.append(UInt8(ascii: ",")) }
         bytes.append(contentsOf: #""id":"#.utf8)
-        FastJSON.appendString(deviceId ?? event.anonymousId, to: &bytes)
+        UnsortedJSONWriter.appendString(deviceId ?? event.anonymousId, to: &bytes)
         if let token = event.deviceToken {
             bytes.append(contentsOf: #","token":"#.utf8)
-            FastJSON.appendString(token, to: &bytes)
+            UnsortedJSONWriter.appendString(token, to: &bytes)
         }
         bytes.append(contentsOf: "}}}".utf8)
     }
@@ -138,10 +138,10 @@ struct EventEncoder: Sendable {
         name: String, properties: JSONValue, messageId: MessageID, timestampMillis: Int64, to bytes: inout [UInt8]
     ) {
         bytes.append(contentsOf: #"{"type":"track","event":"#.utf8)
-        FastJSON.appendString(name, to: &bytes)
+        UnsortedJSONWriter.appendString(name, to: &bytes)
         bytes.append(contentsOf: #","properties":"#.utf8)
         if case .object = properties {
-            FastJSON.appendValue(properties, to: &bytes)
+            UnsortedJSONWriter.appendValue(properties, to: &bytes)
         } else {
             bytes.append(contentsOf: "{}".utf8)
         }

@@ -7,15 +7,11 @@ import Foundation
 /// The I/O calls the ``PipelineDriver`` makes for the machine's actions, each turned into the input that tells
 /// the machine how it went. No rule lives here: a failure is reported as it happened.
 enum PipelineCalls<Instant: InstantProtocol> where Instant.Duration == Duration {
-    /// Appends a chunk of encoded events; the write stage needs the report or the error itself.
+    /// Appends a chunk of encoded events; the write stage needs the report, or the failure and how far it got.
     static func append(
         _ events: [Data], to storage: any BinobanEventStorage, whenFull: BinobanStorageFullBehaviour
-    ) async -> Result<BinobanStorageWriteReport, any Error> {
-        do {
-            return .success(try await storage.append(events, whenFull: whenFull))
-        } catch {
-            return .failure(error)
-        }
+    ) async -> Result<BinobanStorageWriteReport, BinobanStorageAppendFailure> {
+        await storage.appendReportingProgress(events, whenFull: whenFull)
     }
 
     /// Closes the open batch, then lists at most `limit` finished batches.

@@ -154,7 +154,10 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         feed(input)
     }
 
-    private func written(_ result: Result<BinobanStorageWriteReport, any Error>) -> PipelineInput<C.Instant> {
+    /// Tells the write stage what the append did, and the machine what it needs of that.
+    private func written(
+        _ result: Result<BinobanStorageWriteReport, BinobanStorageAppendFailure>
+    ) -> PipelineInput<C.Instant> {
         buffer?.written(result) ?? .writeFailed(lost: 0, moreInDrain: false, message: "the write stage is gone")
     }
 

@@ -98,21 +98,22 @@ struct WriteStageBuffer {
         return lost
     }
 
-    /// Drops the refused suffix (the machine counted it).
     /// Tells the write stage what an append did, and returns what the machine needs of that.
-    mutating func written<Instant>(_ result: Result<BinobanStorageWriteReport, any Error>) -> PipelineInput<Instant> {
+    mutating func written<Instant>(
+        _ result: Result<BinobanStorageWriteReport, BinobanStorageAppendFailure>
+    ) -> PipelineInput<Instant> {
         switch result {
         case .success(let report):
             let bytes = stored(report)
             // A refused suffix is the machine's to hold or drop: it is not "more in the drain".
             return .written(report, storedBytes: bytes, moreInDrain: hasMoreAfterChunk)
-        case .failure(let error):
-            let storedBefore = (error as? BinobanFileStorageError)?.storedEventsBeforeFailure ?? 0
-            let lost = failed(storedBeforeFailure: storedBefore)
-            return .writeFailed(lost: lost, moreInDrain: hasMore, message: "\(error)")
+        case .failure(let failure):
+            let lost = failed(storedBeforeFailure: failure.storedEventsBeforeFailure)
+            return .writeFailed(lost: lost, moreInDrain: hasMore, message: "\(failure.error)")
         }
     }
 
+    /// Drops the refused suffix (the machine counted it).
     mutating func discardRefused() {
         chunk = []
     }

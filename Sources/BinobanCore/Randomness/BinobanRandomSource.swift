@@ -47,14 +47,17 @@ public final class SystemRandomSource: BinobanRandomSource {
 }
 
 /// The xoshiro256** generator (Blackman and Vigna), seeded through SplitMix64.
-public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
+///
+/// Package access: the system source and the test kit's seeded source use it; hosts pass a
+/// ``BinobanRandomSource``.
+package struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
     private var s0: UInt64
     private var s1: UInt64
     private var s2: UInt64
     private var s3: UInt64
 
     /// Creates a generator whose whole sequence is determined by `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         var splitMix = seed
         func nextSplitMix() -> UInt64 {
             splitMix &+= 0x9E37_79B9_7F4A_7C15
@@ -70,7 +73,7 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable {
     }
 
     /// Returns the next 64 bits of the sequence.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         let result = rotateLeft(s1 &* 5, 7) &* 9
         let shifted = s1 << 17
         s2 ^= s0

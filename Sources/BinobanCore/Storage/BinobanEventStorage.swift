@@ -111,6 +111,21 @@ public struct BinobanStorageRecoveryReport: Sendable, Hashable {
     }
 }
 
+/// A failed append and how far it got: the events of the call stored (in order, from the first) before the
+/// failure, so that the pipeline counts exactly the ones lost.
+public struct BinobanStorageAppendFailure: Error {
+    /// How many of the call's events were stored before the failure.
+    public var storedEventsBeforeFailure: Int
+    /// The storage's own error.
+    public var error: any Error
+
+    /// Creates a failure report.
+    public init(storedEventsBeforeFailure: Int, error: any Error) {
+        self.storedEventsBeforeFailure = storedEventsBeforeFailure
+        self.error = error
+    }
+}
+
 /// Durable, bounded storage of encoded events, grouped into batches.
 ///
 /// The pipeline hands over events already encoded as compact JSON objects. A storage appends them to one open
@@ -130,6 +145,15 @@ public protocol BinobanEventStorage: Sendable {
     ///     not fit (reported as ``BinobanStorageWriteReport/refusedEvents``).
     func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour) async throws -> BinobanStorageWriteReport
 
+    /// Appends like ``append(_:whenFull:)`` and, when that fails, says how many of `events` were stored before
+    /// the failure. This is what the pipeline calls.
+    ///
+    /// The default implementation calls ``append(_:whenFull:)`` and reports that none were stored; a storage
+    /// that can store part of a call before failing implements it, and a wrapper forwards it.
+    func appendReportingProgress(
+        _ events: [Data], whenFull: BinobanStorageFullBehaviour
+    ) async -> Result<BinobanStorageWriteReport, BinobanStorageAppendFailure>
+
     /// Closes the open batch, if it holds any event, so that it becomes uploadable.
     ///
     /// - Returns: the batches this close evicted to respect the caps (and any eviction not reported yet), so
@@ -146,4 +170,17 @@ public protocol BinobanEventStorage: Sendable {
 
     /// Deletes one finished batch (after a 2xx, or a 4xx that drops it). Removing a missing batch does nothing.
     func remove(_ batch: BinobanBatchID) async throws
+}
+
+extension BinobanEventStorage {
+    /// Calls ``append(_:whenFull:)``; a failure reports no event stored.
+    public func appendReportingProgress(
+        _ events: [Data], whenFull: BinobanStorageFullBehaviour
+    ) async -> Result<BinobanStorageWriteReport, BinobanStorageAppendFailure> {
+        do {
+            return .success(try await append(events, whenFull: whenFull))
+        } catch {
+            return .failure(BinobanStorageAppendFailure(storedEventsBeforeFailure: 0, error: error))
+        }
+    }
 }

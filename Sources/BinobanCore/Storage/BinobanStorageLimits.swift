@@ -58,7 +58,7 @@ public struct BinobanStorageLimits: Sendable, Hashable {
     }
 
     /// The envelope overhead for a given source identifier (the `writeKey` of the envelope), JSON-escaped.
-    public static func envelopeOverhead(forWriteKey writeKey: String) -> Int {
+    package static func envelopeOverhead(forWriteKey writeKey: String) -> Int {
         var escaped: [UInt8] = []
         JSONWriter.appendString(writeKey, to: &escaped)
         // {"batch":[  +  ],"sentAt":"yyyy-MM-ddTHH:mm:ss.SSSZ","writeKey":  + escaped key +  }
@@ -70,7 +70,7 @@ public struct BinobanStorageLimits: Sendable, Hashable {
 extension BinobanStorageLimits {
     /// The largest value any limit may take: `Int.max / 16` (about 5.7 × 10^17 on 64-bit platforms), so that
     /// the storages' sums of limits and sizes can never overflow.
-    public static let maximumValue = Int.max / 16
+    package static let maximumValue = Int.max / 16
 
     /// These limits with every value clamped to `0...maximumValue`; the storages enforce this copy, made when
     /// they are created.
@@ -79,7 +79,7 @@ extension BinobanStorageLimits {
     /// for a negative envelope overhead; a limit above ``maximumValue`` is beyond any memory or disk, so
     /// lowering it changes no behaviour and only rules out integer overflow in sums such as
     /// `event.count + envelopeOverheadBytes`.
-    public func validated() -> BinobanStorageLimits {
+    package func validated() -> BinobanStorageLimits {
         BinobanStorageLimits(
             maxEventBytes: Self.clamped(maxEventBytes),
             maxBatchBytes: Self.clamped(maxBatchBytes),
@@ -92,7 +92,7 @@ extension BinobanStorageLimits {
     /// The limits ``validated()`` raises because they are negative, one value-free sentence each; empty when
     /// none. Values above ``maximumValue`` (such as `Int.max` for "no limit") are lowered silently: they mean
     /// the same. The pipeline reports these with the other configuration adjustments.
-    public var adjustments: [String] {
+    package var adjustments: [String] {
         let limits: [(String, Int)] = [
             ("maxEventBytes", maxEventBytes), ("maxBatchBytes", maxBatchBytes),
             ("envelopeOverheadBytes", envelopeOverheadBytes), ("maxFinishedBatches", maxFinishedBatches),

@@ -58,12 +58,26 @@ public actor ObservableEventStorage: BinobanEventStorage {
         -> BinobanStorageWriteReport
     {
         let report = try await base.append(events, whenFull: whenFull)
+        stored(report)
+        return report
+    }
+
+    /// Appends through the wrapped storage's ``BinobanEventStorage/appendReportingProgress(_:whenFull:)`` (so a
+    /// failure says how far the wrapped storage got) and wakes waiters.
+    public func appendReportingProgress(
+        _ events: [Data], whenFull: BinobanStorageFullBehaviour
+    ) async -> Result<BinobanStorageWriteReport, BinobanStorageAppendFailure> {
+        let result = await base.appendReportingProgress(events, whenFull: whenFull)
+        if case .success(let report) = result { stored(report) }
+        return result
+    }
+
+    private func stored(_ report: BinobanStorageWriteReport) {
         resumeAll(
             state.withLock { state in
                 state.stored += report.storedEvents
                 return state.takeSatisfiedWaiters()
             })
-        return report
     }
 
     /// Forwards to the wrapped storage.

@@ -148,6 +148,14 @@ struct LedgerStorage: BinobanEventStorage {
         return report
     }
 
+    func appendReportingProgress(
+        _ events: [Data], whenFull: BinobanStorageFullBehaviour
+    ) async -> Result<BinobanStorageWriteReport, BinobanStorageAppendFailure> {
+        let result = await base.appendReportingProgress(events, whenFull: whenFull)
+        if case .success(let report) = result { ledger.confirm(report) }
+        return result
+    }
+
     func closeOpenBatch() async throws -> BinobanStorageWriteReport {
         let report = try await base.closeOpenBatch()
         ledger.confirm(report)

@@ -1,7 +1,7 @@
 import BinobanCore
 import Testing
 
-/// Issue 10 items 2, 5 and 6 for the notification layer: inputs that trapped, aborted or stalled.
+/// Untrusted inputs of the notification layer that would trap, abort or stall it.
 @Suite("Push layer robustness")
 struct PushRobustnessTests {
     private static func keys(source: String = "source", actionTitle: String = "title") -> BinobanPushPayloadKeys {

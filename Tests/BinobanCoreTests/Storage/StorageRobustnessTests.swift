@@ -9,7 +9,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Issue 10 items 3 and 4: directory entries and limits that made the storages trap.
+/// Directory entries and limits that would make a storage trap: foreign sequence numbers and huge limits.
 @Suite("Storage robustness: foreign sequences and huge limits")
 struct StorageRobustnessTests {
     enum Entry: String, CaseIterable, Sendable {

@@ -90,7 +90,7 @@ public final class BinobanNotifications: Sendable {
     /// Binds `target` only when no live instance is bound (what the factory does for the first instance it
     /// creates); `true` when it was bound.
     @discardableResult
-    func attachIfUnbound(_ target: any BinobanNotificationTarget) -> Bool {
+    func attachIfUnbound(_ target: any ExpiringNotificationTarget) -> Bool {
         sink.attachIfUnbound(target)
     }
 

@@ -5,7 +5,7 @@
 /// after the lock is released.
 final class NotificationEventSink: Sendable {
     fileprivate struct State: Sendable {
-        var target: (any BinobanNotificationTarget)?
+        var target: (any ExpiringNotificationTarget)?
         var pendingToken: String?
         var pendingEvents: DropOldestBuffer<PendingEvent>
         var diagnostics: (@Sendable (NotificationDiagnostic) -> Void)?
@@ -60,19 +60,20 @@ final class NotificationEventSink: Sendable {
         }
     }
 
-    /// Binds `target`, then hands it the waiting token and events (token first, events oldest first).
+    /// Binds `target` (held until it is replaced or detached), then hands it the waiting token and events
+    /// (token first, events oldest first).
     func attach(_ target: any BinobanNotificationTarget) {
-        bind(target, onlyIfUnbound: false)
+        bind(HeldNotificationTarget(target), onlyIfUnbound: false)
     }
 
     /// Binds `target` only when no live target is bound; `true` when it was bound.
     @discardableResult
-    func attachIfUnbound(_ target: any BinobanNotificationTarget) -> Bool {
+    func attachIfUnbound(_ target: any ExpiringNotificationTarget) -> Bool {
         bind(target, onlyIfUnbound: true)
     }
 
     @discardableResult
-    private func bind(_ target: any BinobanNotificationTarget, onlyIfUnbound: Bool) -> Bool {
+    private func bind(_ target: any ExpiringNotificationTarget, onlyIfUnbound: Bool) -> Bool {
         let handover = state.withLock { state -> (String?, [PendingEvent])? in
             if onlyIfUnbound, state.liveTarget() != nil { return nil }
             state.target = target
@@ -130,13 +131,34 @@ extension NotificationEventSink.State {
     /// The bound target, unless it has expired (an instance bound weakly that is gone): then it is unbound, so
     /// tokens and events wait for the next one instead of vanishing.
     fileprivate mutating func liveTarget() -> (any BinobanNotificationTarget)? {
-        if let expiring = target as? any ExpiringNotificationTarget, expiring.isExpired { target = nil }
+        if let bound = target, bound.isExpired { target = nil }
         return target
     }
 }
 
-/// A notification target that can go away, such as a Binoban instance the factory bound weakly.
+/// A bound notification target: every binding says whether its target is gone for good, so the sink never has
+/// to ask a target what kind it is. A Binoban instance the factory bound weakly expires when the host releases it;
+/// a target the host attached is held and never expires.
 protocol ExpiringNotificationTarget: BinobanNotificationTarget {
     /// Whether the target is gone for good.
     var isExpired: Bool { get }
+}
+
+/// A target the host attached itself: held strongly until it is replaced or detached, so it never expires.
+private struct HeldNotificationTarget: ExpiringNotificationTarget {
+    let target: any BinobanNotificationTarget
+
+    init(_ target: any BinobanNotificationTarget) {
+        self.target = target
+    }
+
+    var isExpired: Bool { false }
+
+    func track(name: String, properties: JSONValue) {
+        target.track(name: name, properties: properties)
+    }
+
+    func setDeviceToken(token: String) {
+        target.setDeviceToken(token: token)
+    }
 }

@@ -42,7 +42,7 @@ public struct NotificationInteraction: Sendable, Hashable {
 
     /// The analytics event properties: `notificationUuid`, and `actionId`, `uri`, `reason` and `customData`
     /// (an object of strings) when present. Absent fields are omitted, never `null`.
-    public var eventProperties: JSONValue {
+    package var eventProperties: JSONValue {
         var properties: [String: JSONValue] = ["notificationUuid": .string(notificationUuid)]
         if let actionId { properties["actionId"] = .string(actionId) }
         if let uri { properties["uri"] = .string(uri) }

@@ -18,7 +18,7 @@ public enum NotificationInteractionType: String, Sendable, Hashable, CaseIterabl
     public var name: String { rawValue }
 
     /// The analytics event tracked for this interaction, such as `bb_notification_clicked`.
-    public var eventName: String {
+    package var eventName: String {
         switch self {
         case .delivered: return "bb_notification_delivered"
         case .clicked: return "bb_notification_clicked"

@@ -55,8 +55,8 @@ import Darwin
 ///
 /// The storage is meant for one owner (the pipeline's driver); the lock above refuses any other.
 public actor BinobanFileEventStorage: BinobanEventStorage {
-    /// The bounds this storage enforces: those it was opened with, clamped by
-    /// ``BinobanStorageLimits/validated()``.
+    /// The bounds this storage enforces: those it was opened with, each clamped to `0...Int.max / 16` (so that
+    /// no sum of limits and sizes can overflow).
     public nonisolated let limits: BinobanStorageLimits
     /// The namespace in the file names of this storage's batches.
     public nonisolated let namespace: String
@@ -100,8 +100,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     ///
     /// - Parameters:
     ///   - directory: A file URL of the directory; missing parents are created, each with permissions 0700.
-    ///   - limits: The bounds to enforce, clamped by ``BinobanStorageLimits/validated()`` (reported for the
-    ///     default storage as a configuration adjustment).
+    ///   - limits: The bounds to enforce, each clamped to `0...Int.max / 16` (a negative one is
+    ///     reported for the default storage as a configuration adjustment).
     ///   - namespace: Goes into every file name; 1 to 100 ASCII letters, digits, `_`, `-` or `.`, not starting
     ///     with `.`. ``namespace(forSourceIdentifier:)`` derives one from any source identifier.
     ///   - durability: Whether finished batches are flushed to the device (``BinobanFileDurability``). Both
@@ -211,6 +211,24 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     ///   a JSON object; `ioFailure` when the disk refuses a write, with the number of this call's events stored
     ///   before the failure in `storedEventsBeforeFailure`.
     public func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour = .evictOldest) throws
+        -> BinobanStorageWriteReport
+    {
+        try appendEvents(events, whenFull: whenFull)
+    }
+
+    /// Appends like ``append(_:whenFull:)``; a failure carries the error's ``BinobanFileStorageError/storedEventsBeforeFailure``.
+    public func appendReportingProgress(
+        _ events: [Data], whenFull: BinobanStorageFullBehaviour
+    ) -> Result<BinobanStorageWriteReport, BinobanStorageAppendFailure> {
+        do {
+            return .success(try appendEvents(events, whenFull: whenFull))
+        } catch {
+            return .failure(
+                BinobanStorageAppendFailure(storedEventsBeforeFailure: error.storedEventsBeforeFailure, error: error))
+        }
+    }
+
+    private func appendEvents(_ events: [Data], whenFull: BinobanStorageFullBehaviour) throws(BinobanFileStorageError)
         -> BinobanStorageWriteReport
     {
         for (index, event) in events.enumerated() where !isOversize(event) && !Self.isFramedAsObject(event) {

@@ -1,6 +1,6 @@
 /// The seeded sequence of answers a ``CountingIngest`` gives, one per request in arrival order.
 ///
-/// ``healthy`` answers 200 to everything. ``hostile(seed:)`` is the mix of issue 9 item 12: 30 % 500, 10 % 429
+/// ``healthy`` answers 200 to everything. ``hostile(seed:)`` is a hostile ingest's mix: 30 % 500, 10 % 429
 /// with `Retry-After` (delay-seconds and HTTP-date forms in turn, 1–2 s), 5 % connection resets (the request is
 /// read, then the connection closes without an answer), the rest 200.
 struct IngestPlan: Sendable {

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Issue 9, "Proof": resident memory above the process's baseline (taken before any case ran) with `events`
+/// Resident memory above the process's baseline (taken before any case ran) with `events`
 /// events queued during an outage, at the default configuration: the ingest is a 127.0.0.1 port nobody listens
 /// on, so every upload fails and the events wait in storage.
 ///
@@ -19,7 +19,7 @@ struct OutageMemoryCase: BenchmarkCase {
     var baselineBytes: Int
     /// The anonymous part of the baseline (``BacklogMemoryCase/anonymousBytes()``).
     var anonymousBaselineBytes: Int
-    var name: String { "issue 9: resident MiB above baseline, \(events) events queued during an outage (defaults)" }
+    var name: String { "resident MiB above baseline, \(events) events queued during an outage (defaults)" }
     var unit: String { "MiB" }
     var higherIsBetter: Bool { false }
     var target: Double? { 20 }

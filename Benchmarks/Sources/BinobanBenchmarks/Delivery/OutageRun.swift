@@ -1,7 +1,7 @@
 import BenchmarkSupport
 import LoopbackHTTP
 
-/// Issue 9 item 7: an outage at 1 000 events/s, at the default configuration (``DefaultInstance``).
+/// An outage at 1 000 events/s, at the default configuration (``DefaultInstance``).
 ///
 /// `BENCH_MODE=outage`. The ingest is healthy for 5 s, then stopped (connections refused) for
 /// `BENCH_OUTAGE_SECONDS` (default 600, the issue's 10 minutes: 600 000 events), then a new server is started on

@@ -10,7 +10,7 @@ import Darwin
 
 /// A ``CountingIngest`` in a child process of its own (this executable, started with ``childArgument``), so the
 /// client's CPU figure is the client process's alone: an in-process ingest charges its socket reads, HTTP
-/// framing and body scans to the process under test, which a remote ingest never does (issue 13, item 6:
+/// framing and body scans to the process under test, which a remote ingest never does (the figure is
 /// "CPU seconds of the client process per 100 000 events delivered").
 ///
 /// The two processes talk over pipes, one line at a time. The child prints `port P` once it listens, then

@@ -1,6 +1,6 @@
 import BenchmarkSupport
 
-/// Issue 9 item 12: delivery through a hostile ingest at the default configuration (``DefaultInstance``).
+/// Delivery through a hostile ingest at the default configuration (``DefaultInstance``).
 ///
 /// `BENCH_MODE=hostile`. The ingest answers the seeded ``IngestPlan/hostile(seed:)`` mix (30 % 500, 10 % 429
 /// with `Retry-After` in both forms, 5 % resets, the rest 200); a producer tracks 1 000 events/s for

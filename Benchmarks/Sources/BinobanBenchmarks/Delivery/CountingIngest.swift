@@ -9,7 +9,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A 127.0.0.1 ingest for the issue 9 benchmarks: it answers each request as its ``IngestPlan`` says, scans
+/// A 127.0.0.1 ingest for the delivery benchmarks: it answers each request as its ``IngestPlan`` says, scans
 /// every body it acknowledges for its events' `messageId`s (a byte scan, see ``messageIds(in:)``) and counts the
 /// distinct ones it holds, and checks that no request arrives inside a `Retry-After` window it gave.
 ///

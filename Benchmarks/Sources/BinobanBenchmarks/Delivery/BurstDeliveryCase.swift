@@ -1,6 +1,6 @@
 import BenchmarkSupport
 
-/// Issue 9, "Proof": seconds from the first `track()` of a tight-loop burst until a 127.0.0.1 ingest holds every
+/// Seconds from the first `track()` of a tight-loop burst until a 127.0.0.1 ingest holds every
 /// event, at the default configuration (``DefaultInstance``), and how many events were lost on the way.
 ///
 /// The producer calls `track(name:properties:)` (the seed's synchronous call) or, with `awaitingRoom`,
@@ -21,10 +21,10 @@ struct BurstDeliveryCase: BenchmarkCase {
     /// neither the time nor the CPU figure; the loop ends when the client counts every event uploaded.
     var compressed: Bool = false
     /// Whether the ingest runs in a child process of its own (``IngestProcess``), so the CPU figure is the
-    /// client process's alone (issue 13, item 6); otherwise it shares the process.
+    /// client process's alone; otherwise it shares the process.
     var separateIngest: Bool = false
     var name: String {
-        "issue 9: seconds until a 127.0.0.1 ingest holds a \(events)-event burst of "
+        "seconds until a 127.0.0.1 ingest holds a \(events)-event burst of "
             + (awaitingRoom ? "trackAwaitingRoom()" : "track()") + (flushesAfterBurst ? " + await flushAndWait()" : "")
             + (compressed ? " (defaults + gzip uploads)" : " (defaults)")
             + (separateIngest ? " [ingest in its own process]" : "")

@@ -1,8 +1,10 @@
-/// Hot-path JSON output for events: strings without escapes are copied in one step and objects are written in
-/// dictionary order (no sort, no second lookup).
+/// The event encoder's JSON writer: objects are written in dictionary order (no sort, no second lookup) and
+/// strings without escapes are copied in one step.
 ///
-/// Output is the same JSON as `JSONValue.write(to:)` up to member order, which JSON does not define.
-enum FastJSON {
+/// It differs from `JSONValue.write(to:)` (SDKCoreCommon) only in member order, which JSON does not define: that
+/// one sorts keys for deterministic text, this one does not, because events are written on every `track()` and
+/// nothing compares their bytes. Both escape through `JSONWriter`, the shared primitives.
+enum UnsortedJSONWriter {
     /// Appends `value` as a JSON string literal.
     static func appendString(_ value: String, to bytes: inout [UInt8]) {
         var value = value
