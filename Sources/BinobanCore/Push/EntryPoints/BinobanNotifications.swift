@@ -131,6 +131,8 @@ public final class BinobanNotifications: Sendable {
             return state.presenter
         }
         let sink = sink
+        // Returned to the host, which awaits it for the answer or lets it run: the request is the platform's
+        // prompt, which must not hold the caller, and its outcome is reported either way.
         return Task {
             guard configuration.askNotificationPermissionOnStart else { return nil }
             let result = await presenter.requestPermission(NotificationPermissionRequest())
@@ -179,6 +181,7 @@ public final class BinobanNotifications: Sendable {
     }
 
     func displayRemoteNotification(_ userInfo: ForwardedUserInfo) -> Task<NotificationDisplayResult, Never> {
+        // Every path returns a task the host may await for the outcome (the entry point's result type).
         guard let payload = binobanPayload(in: userInfo) else {
             return Task { NotificationDisplayResult(outcome: .notDisplayed(reason: "not a usable Binoban payload")) }
         }
@@ -208,6 +211,7 @@ public final class BinobanNotifications: Sendable {
                 return await Self.display(
                     current, of: payload, with: presenter, sink: sink, interactionManager: interactionManager)
             }
+            // The chain's tail: the next display awaits it, so displays reach the presenter one at a time.
             state.lastDisplay = Task { _ = await display.value }
             return display
         }
