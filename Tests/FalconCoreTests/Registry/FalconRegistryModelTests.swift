@@ -55,12 +55,24 @@ struct FalconRegistryModelTests {
             }
         }
         for problem in problems { Issue.record(Comment(rawValue: problem)) }
-        // The generator must reach every rule, or the checks above prove little.
-        for rule in [
-            "superseded", "addressReused", "overlayAlreadyActive", "surfaceReleased", "expired", "send", "dropped",
-        ] {
+        // The generator must reach every rule, or the checks above prove little. A reused address needs an
+        // allocator that hands a freed object's memory to the next one at once; the address sanitizer quarantines
+        // freed memory, so there (and only where a probe shows no reuse) that rule cannot be reached.
+        var rules = ["superseded", "overlayAlreadyActive", "surfaceReleased", "expired", "send", "dropped"]
+        if Self.allocatorReusesAddresses() { rules.append("addressReused") }
+        for rule in rules {
             #expect(reached[rule, default: 0] >= 20, "rule \(rule) reached \(reached[rule, default: 0]) times")
         }
+    }
+
+    /// Whether an object freed now lends its address to the next one of its size within a few allocations.
+    static func allocatorReusesAddresses() -> Bool {
+        var seen: Set<ObjectIdentifier> = []
+        for _ in 0..<64 {
+            let identifier = ObjectIdentifier(Surface())
+            if !seen.insert(identifier).inserted { return true }
+        }
+        return false
     }
 
     struct Model {
