@@ -44,5 +44,14 @@ public func fuzzIdentityFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
     binoban.identify(userId: "u2", traits: ["plan": "pro"])
     binoban.track(name: "e", properties: ["k": 1])
     binoban.reset()
+    // The input's whole life runs before the next one: the pipeline's work (the identity saves, the final drain)
+    // ends here, so nothing of one input is still in flight when the next starts or the process exits and the
+    // leak check scans the heap.
+    let stopped = DispatchSemaphore(value: 0)
+    Task {
+        _ = await binoban.shutdown(gracePeriod: .zero)
+        stopped.signal()
+    }
+    stopped.wait()
     return 0
 }
