@@ -62,7 +62,7 @@ public actor ObservableEventStorage: BinobanEventStorage {
         return report
     }
 
-    /// Appends through the wrapped storage's ``BinobanEventStorage/appendReportingProgress(_:whenFull:)`` (so a
+    /// Appends through the wrapped storage's `BinobanEventStorage.appendReportingProgress(_:whenFull:)` (so a
     /// failure says how far the wrapped storage got) and wakes waiters.
     public func appendReportingProgress(
         _ events: [Data], whenFull: BinobanStorageFullBehaviour
