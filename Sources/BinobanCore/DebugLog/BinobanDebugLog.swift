@@ -57,7 +57,10 @@ struct BinobanDebugLog: Sendable {
     }
 
     /// Whether lines are written: the switch is on, or this instance writes them anyway.
-    var isOn: Bool { Self.isEnabled || forThisInstance }
+    var isOn: Bool { Self.isOn(forThisInstance: forThisInstance) }
+
+    /// The rule behind ``isOn``, for a caller that has not built a debug log (the facade's hot path).
+    static func isOn(forThisInstance: Bool) -> Bool { isEnabled || forThisInstance }
 
     /// Writes one debug line to standard output and the log hook.
     func write(

@@ -353,7 +353,7 @@ public final class Binoban: Sendable {
     private var debugLog: BinobanDebugLog { BinobanDebugLog(for: configuration) }
 
     /// Whether debug lines are written: one read of the switch, and of the configuration only while it is off.
-    private var debugLogIsOn: Bool { BinobanDebugLog.isEnabled || configuration.debugLogsForThisInstance }
+    private var debugLogIsOn: Bool { BinobanDebugLog.isOn(forThisInstance: configuration.debugLogsForThisInstance) }
 
     func convert(_ dictionary: [String: Any]) -> JSONValue {
         let conversion = JSONValue.convert(dictionary)
