@@ -5,7 +5,9 @@
 public struct BinobanStorageLimits: Sendable, Hashable {
     /// An encoded event of this many bytes or more is refused.
     public var maxEventBytes: Int
-    /// A batch closes before its events plus ``envelopeOverheadBytes`` would reach this many bytes.
+    /// A batch closes before its events plus ``envelopeOverheadBytes`` would reach this many bytes (and, when
+    /// ``maxTotalBytes`` is smaller, before its stored bytes would be over ``maxTotalBytes``, so that a finished
+    /// batch is never evicted by its own size).
     public var maxBatchBytes: Int
     /// The bytes the upload envelope adds around a batch's events:
     /// `{"batch":[` + `],"sentAt":"<24 characters>","writeKey":"<source>"}`.
@@ -64,6 +66,25 @@ public struct BinobanStorageLimits: Sendable, Hashable {
         // {"batch":[  +  ],"sentAt":"yyyy-MM-ddTHH:mm:ss.SSSZ","writeKey":  + escaped key +  }
         return #"{"batch":["#.utf8.count + #"],"sentAt":"2026-08-02T12:00:30.004Z","writeKey":"#.utf8.count
             + escaped.count + 1
+    }
+}
+
+extension BinobanStorageLimits {
+    /// Whether the open batch must be finished before the next event goes in: once the event is added, the
+    /// batch's events plus the envelope would reach ``maxBatchBytes``, or the bytes the storage counts for the
+    /// batch would be over ``maxTotalBytes``.
+    ///
+    /// The second bound keeps a batch that is finished from being evicted by its own size when ``maxTotalBytes``
+    /// is below ``maxBatchBytes``: the storage would otherwise fill one batch up to ``maxBatchBytes`` and drop
+    /// all of it the moment it is finished. Both storages and their room forecast use this one rule.
+    ///
+    /// - Parameters:
+    ///   - bodyBytes: the batch body with the event, as sent (events and the commas between them).
+    ///   - countedBytes: what the storage counts against ``maxTotalBytes`` for the batch with the event.
+    ///   - envelopeOverhead: the envelope's bytes as the storage reckons them (``envelopeOverheadBytes``, or the
+    ///     exact overhead for a known write key).
+    package func finishesOpenBatch(bodyBytes: Int, countedBytes: Int, envelopeOverhead: Int) -> Bool {
+        bodyBytes + envelopeOverhead >= maxBatchBytes || countedBytes > maxTotalBytes
     }
 }
 

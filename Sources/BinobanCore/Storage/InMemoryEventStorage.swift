@@ -64,7 +64,9 @@ public actor InMemoryEventStorage: BinobanEventStorage {
                 continue
             }
             if let current = open,
-                current.events.count + 1 + event.count + envelopeOverhead >= limits.maxBatchBytes
+                limits.finishesOpenBatch(
+                    bodyBytes: current.events.count + 1 + event.count,
+                    countedBytes: current.events.count + 1 + event.count, envelopeOverhead: envelopeOverhead)
             {
                 finish(&report)
             }

@@ -39,7 +39,11 @@ struct StorageRoomForecast {
     }
 
     private mutating func append(_ size: Int) {
-        if openEvents > 0, openBodyBytes + 1 + size + envelopeOverhead >= limits.maxBatchBytes {
+        if openEvents > 0,
+            limits.finishesOpenBatch(
+                bodyBytes: openBodyBytes + 1 + size, countedBytes: openCountedBytes + countedBytesPerEvent(size, false),
+                envelopeOverhead: envelopeOverhead)
+        {
             finishedBatches += 1
             countedBytes += openCountedBytes
             openEvents = 0

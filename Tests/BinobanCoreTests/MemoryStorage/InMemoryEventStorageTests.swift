@@ -58,6 +58,33 @@ struct InMemoryEventStorageTests {
             try await byBytes.finishedBatches(limit: 10) == [BinobanBatchID(sequence: 2), BinobanBatchID(sequence: 3)])
     }
 
+    @Test("With maxTotalBytes below maxBatchBytes a batch closes before it would be over maxTotalBytes")
+    func totalBelowBatchSize() async throws {
+        // The default 500 000-byte batches with a 1 000-byte cap: a batch filled to 3 000 bytes would be
+        // evicted, all of it, the moment it was finished.
+        let storage = InMemoryEventStorage(limits: BinobanStorageLimits(maxTotalBytes: 1_000))
+        var report = BinobanStorageWriteReport()
+        for _ in 0..<30 {
+            let step = try await storage.append([event(100)])
+            report.storedEvents += step.storedEvents
+            report.evictedEvents += step.evictedEvents
+        }
+        report.evictedEvents += try await storage.closeOpenBatch().evictedEvents
+        #expect(report.storedEvents == 30)
+        let ids = try await storage.finishedBatches(limit: 100)
+        var kept = 0
+        for id in ids {
+            let batch = try #require(try await storage.read(id))
+            #expect(batch.events.count <= 1_000)
+            kept += batch.eventCount
+        }
+        // The newest events stay (at most nine 100-byte events and their commas fit in 1 000 bytes); the rest
+        // are evicted and counted.
+        #expect(kept > 0)
+        #expect(kept + report.evictedEvents == 30)
+        #expect(await storage.storedBytes <= 1_000)
+    }
+
     @Test("Reading a removed batch gives nil; removing twice is harmless; limit is honoured")
     func removeAndRead() async throws {
         let storage = InMemoryEventStorage()

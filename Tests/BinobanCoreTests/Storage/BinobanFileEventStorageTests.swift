@@ -93,6 +93,35 @@ struct BinobanFileEventStorageTests {
         }
     }
 
+    @Test("With maxTotalBytes below maxBatchBytes a batch file closes before it is over maxTotalBytes")
+    func totalBelowBatchSize() async throws {
+        try await withTemporaryDirectory { directory in
+            // The default 500 000-byte batches with a 2 000-byte cap: one batch filled past 2 000 bytes would be
+            // evicted, all of it, the moment it was finished.
+            let storage = try BinobanFileEventStorage(
+                directory: directory, limits: BinobanStorageLimits(maxTotalBytes: 2_000), namespace: "src")
+            var stored = 0
+            var evicted = 0
+            for index in 0..<30 {
+                let report = try await storage.append([TestEvents.event(index)])
+                stored += report.storedEvents
+                evicted += report.evictedEvents
+            }
+            evicted += try await storage.closeOpenBatch().evictedEvents
+            #expect(stored == 30)
+            let kept = try await TestEvents.storedIndices(storage)
+            // The newest events are kept, in order; everything older is evicted and counted.
+            #expect(!kept.isEmpty)
+            #expect(kept == Array((30 - kept.count)..<30))
+            #expect(kept.count + evicted == 30)
+            var bytes = 0
+            for name in try StorageFiles.names(directory) where name != StorageFiles.lock("src") {
+                bytes += try Data(contentsOf: directory.appendingPathComponent(name)).count
+            }
+            #expect(bytes <= 2_000)
+        }
+    }
+
     @Test("Rollover: every batch in its real envelope stays below 500 000 bytes, no event is split or lost")
     func rolloverBelowLimit() async throws {
         try await withTemporaryDirectory { directory in

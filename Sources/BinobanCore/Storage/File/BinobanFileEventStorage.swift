@@ -248,7 +248,11 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
                 }
                 if let open = openBatch, open.entry.eventCount + pending.eventCount > 0 {
                     let body = open.entry.bodyBytes + pending.bodyBytes + 1 + event.count
-                    if body + limits.envelopeOverheadBytes >= limits.maxBatchBytes {
+                    let counted =
+                        open.entry.fileBytes + pending.bytes.count + BatchRecordFormat.recordHeaderBytes + event.count
+                    if limits.finishesOpenBatch(
+                        bodyBytes: body, countedBytes: counted, envelopeOverhead: limits.envelopeOverheadBytes)
+                    {
                         try write(&pending, report: &report)
                         try finishOpenBatch(report: &report)
                     }
