@@ -139,7 +139,7 @@ let package = Package(
         ),
         // Runs the built `sdkcore` executable as a subprocess (the dependency makes `swift test` build it).
         .testTarget(
-            name: "SDKCoreCLITests", dependencies: ["sdkcore", "LoopbackHTTP", "TestSupport"],
+            name: "SDKCoreCLITests", dependencies: ["sdkcore", "BinobanCore", "LoopbackHTTP", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "TransportTests",

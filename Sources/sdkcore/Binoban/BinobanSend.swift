@@ -127,7 +127,8 @@ struct BinobanSend {
         }
         let outcome = SendOutcome(
             ending: ending, counts: counts, statistics: instance.statistics, dryRun: options.dryRun,
-            storage: options.storage, checkpointFailed: ledger.checkpointFailure != nil)
+            storage: options.storage, checkpointFailed: ledger.checkpointFailure != nil,
+            checkpointHeld: ledger.checkpointHeld)
         CommandLineTool.printError(outcome.summary)
         return outcome.status
     }

@@ -23,6 +23,8 @@ final class SendLedger: Sendable {
         var stored = 0
         var oversize = 0
         var evicted = 0
+        /// Events of an append that failed part-way and were not stored.
+        var unstored = 0
         var sent = 0
         var rejected = 0
         /// Bytes of the input read so far.
@@ -41,6 +43,9 @@ final class SendLedger: Sendable {
         var pendingStart = 0
         var counts = Counts()
         var checkpointFailure: String?
+        /// Set when an append failed part-way: the events of the lines after the last one stored before the
+        /// failure may be missing, so the checkpoint never moves past that line again in this run.
+        var checkpointHeld = false
         var waiters: [(limit: Int, continuation: CheckedContinuation<Void, Never>)] = []
         /// Set by ``stopWaiting()``: waits return at once.
         var stopped = false
@@ -77,16 +82,43 @@ final class SendLedger: Sendable {
 
     /// Called by the storage after an append returned: advances the checkpoint past the handled events.
     func confirm(_ report: BinobanStorageWriteReport) {
-        let handled = report.storedEvents + report.rejectedOversizeEvents
+        settle(
+            handled: report.storedEvents + report.rejectedOversizeEvents, unstored: 0,
+            counting: { counts in
+                counts.stored += report.storedEvents
+                counts.oversize += report.rejectedOversizeEvents
+                counts.evicted += report.evictedEvents
+            })
+    }
+
+    /// Called by the storage after an append of `total` events failed with `stored` of them stored: the
+    /// checkpoint moves past the stored ones and then stays, so that the next run sends every line after them
+    /// again (the failed ones, and any later ones this run stores, which the ingest may then get twice).
+    func confirmFailure(storedBeforeFailure stored: Int, of total: Int) {
+        settle(
+            handled: stored, unstored: max(0, total - stored),
+            counting: { counts in
+                counts.stored += stored
+                counts.unstored += max(0, total - stored)
+            })
+    }
+
+    /// Counts an append's result, retires the lines it handled (and, after a failure, the lines it lost, so that
+    /// the n-th event handled later is still the n-th line registered), and writes the checkpoint.
+    private func settle(handled: Int, unstored: Int, counting: (inout Counts) -> Void) {
         let (position, ready) = state.withLock {
             state -> (SendCheckpoint.Position?, [CheckedContinuation<Void, Never>]) in
-            state.counts.stored += report.storedEvents
-            state.counts.oversize += report.rejectedOversizeEvents
-            state.counts.evicted += report.evictedEvents
+            counting(&state.counts)
             let count = min(handled, state.outstanding)
-            guard count > 0 else { return (nil, []) }
-            let last = state.pending[state.pendingStart + count - 1]
-            state.pendingStart += count
+            let lost = min(unstored, state.outstanding - count)
+            guard count + lost > 0 else { return (nil, []) }
+            var position: SendCheckpoint.Position?
+            if count > 0, !state.checkpointHeld {
+                let last = state.pending[state.pendingStart + count - 1]
+                position = SendCheckpoint.Position(linesStored: last.line, inputHash: last.hash)
+            }
+            if lost > 0 { state.checkpointHeld = true }
+            state.pendingStart += count + lost
             if state.pendingStart > 4096 {
                 state.pending.removeFirst(state.pendingStart)
                 state.pendingStart = 0
@@ -98,7 +130,7 @@ final class SendLedger: Sendable {
                 ready.append(waiter.continuation)
                 return true
             }
-            return (SendCheckpoint.Position(linesStored: last.line, inputHash: last.hash), ready)
+            return (position, ready)
         }
         if let position, let checkpoint {
             do {
@@ -109,6 +141,9 @@ final class SendLedger: Sendable {
         }
         for continuation in ready { continuation.resume() }
     }
+
+    /// Whether an append failed part-way, so the checkpoint stopped before the lines it lost.
+    var checkpointHeld: Bool { state.withLock { $0.checkpointHeld } }
 
     /// Ends every wait of ``waitUntilOutstanding(below:)``, now and later: the sender stops on a signal even
     /// when the storage does not confirm.
@@ -143,16 +178,26 @@ struct LedgerStorage: BinobanEventStorage {
     let ledger: SendLedger
 
     func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour) async throws -> BinobanStorageWriteReport {
-        let report = try await base.append(events, whenFull: whenFull)
-        ledger.confirm(report)
-        return report
+        do {
+            let report = try await base.append(events, whenFull: whenFull)
+            ledger.confirm(report)
+            return report
+        } catch {
+            // A throwing append does not say how many it stored: none are confirmed, and the checkpoint stays.
+            ledger.confirmFailure(storedBeforeFailure: 0, of: events.count)
+            throw error
+        }
     }
 
     func appendReportingProgress(
         _ events: [Data], whenFull: BinobanStorageFullBehaviour
     ) async -> Result<BinobanStorageWriteReport, BinobanStorageAppendFailure> {
         let result = await base.appendReportingProgress(events, whenFull: whenFull)
-        if case .success(let report) = result { ledger.confirm(report) }
+        switch result {
+        case .success(let report): ledger.confirm(report)
+        case .failure(let failure):
+            ledger.confirmFailure(storedBeforeFailure: failure.storedEventsBeforeFailure, of: events.count)
+        }
         return result
     }
 

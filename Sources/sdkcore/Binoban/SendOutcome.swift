@@ -32,6 +32,8 @@ struct SendOutcome: Sendable {
     var storage: String?
     /// Whether a checkpoint write failed (the next run may send lines again).
     var checkpointFailed: Bool
+    /// Whether an append failed part-way, so the checkpoint stayed before the lines whose events it lost.
+    var checkpointHeld = false
 
     /// Events lost for good: rejected by the ingest, too large, evicted or refused by the storage bounds.
     var failed: Int { statistics.dropped.total }
@@ -86,7 +88,12 @@ struct SendOutcome: Sendable {
                 text += "; \(events) lost with this run (use --storage to keep them)"
             }
         }
-        if ending == .interrupted, storage != nil, !checkpointFailed {
+        if checkpointHeld, storage != nil {
+            text +=
+                "; \(counts.unstored) events could not be stored, so the checkpoint stays before them: the next run"
+                + " on the same input sends them and every later line again"
+        }
+        if ending == .interrupted, storage != nil, !checkpointFailed, !checkpointHeld {
             text += "; the same command on the same input continues where this run stopped"
         }
         return text
