@@ -36,8 +36,10 @@ struct BinobanFileDurabilityTests {
             open.append(contentsOf: [0x40, 0, 0, 0, 1, 2])
             try StorageFiles.write(open, directory, openName)
 
-            let reopened = try BinobanFileEventStorage(
-                directory: directory, limits: limits, namespace: "src", durability: durability)
+            let reopened = try await reopenStorage {
+                try BinobanFileEventStorage(
+                    directory: directory, limits: limits, namespace: "src", durability: durability)
+            }
             #expect(
                 reopened.recoveryReport
                     == BinobanStorageRecoveryReport(recoveredBatches: 2, repairedBatches: 1, discardedBytes: 6))

@@ -72,7 +72,9 @@ struct BinobanFileEventStorageCapsTests {
                 }
             }
             let limits = BinobanStorageLimits(maxFinishedBatches: 2)
-            let reopened = try BinobanFileEventStorage(directory: directory, limits: limits, namespace: "src")
+            let reopened = try await reopenStorage {
+                try BinobanFileEventStorage(directory: directory, limits: limits, namespace: "src")
+            }
             #expect(reopened.recoveryReport.recoveredBatches == 5)
             #expect(try await reopened.finishedBatches(limit: 20).map(\.sequence) == [4, 5])
             let report = try await reopened.append([TestEvents.event(15)])

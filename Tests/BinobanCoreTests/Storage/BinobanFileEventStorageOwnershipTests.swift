@@ -38,7 +38,9 @@ struct BinobanFileEventStorageOwnershipTests {
                     == [StorageFiles.name("src", 1, open: true), StorageFiles.lock("src"), StorageFiles.lock("src-2")]
                     .sorted())
             first = nil  // the lock goes with the storage
-            let reopened = try BinobanFileEventStorage(directory: directory, namespace: "src")
+            let reopened = try await reopenStorage {
+                try BinobanFileEventStorage(directory: directory, namespace: "src")
+            }
             #expect(reopened.recoveryReport == BinobanStorageRecoveryReport(repairedBatches: 1))
             #expect(try await TestEvents.storedIndices(reopened) == [0, 1, 2])
         }

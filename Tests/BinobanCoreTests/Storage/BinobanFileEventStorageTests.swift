@@ -65,7 +65,9 @@ struct BinobanFileEventStorageTests {
                 try await storage.closeOpenBatch()
                 _ = try await storage.append(TestEvents.events(20..<25))  // left open: the process "ends"
             }
-            let reopened = try BinobanFileEventStorage(directory: directory, namespace: "src")
+            let reopened = try await reopenStorage {
+                try BinobanFileEventStorage(directory: directory, namespace: "src")
+            }
             #expect(
                 reopened.recoveryReport
                     == BinobanStorageRecoveryReport(recoveredBatches: 2, repairedBatches: 1, discardedBytes: 0))

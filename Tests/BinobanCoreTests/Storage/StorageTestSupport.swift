@@ -93,3 +93,21 @@ enum StorageFiles {
         try data.write(to: directory.appendingPathComponent(name))
     }
 }
+
+/// Opens a directory's storage again after the test dropped its last reference to the previous storage there,
+/// as a restarted process would.
+///
+/// The previous storage's lock goes with its deinit, and an actor is deinitialized when its executor lets go of
+/// it, which can be a moment after the last `await` on it returned, on another thread. So `directoryInUse` is
+/// retried, yielding between tries, for at most 10 seconds; any other error, or a lock still held then, fails.
+func reopenStorage(_ open: () throws -> BinobanFileEventStorage) async throws -> BinobanFileEventStorage {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while true {
+        do {
+            return try open()
+        } catch let error as BinobanFileStorageError where error.code == .directoryInUse {
+            guard ContinuousClock.now < deadline else { throw error }
+            await Task.yield()
+        }
+    }
+}
