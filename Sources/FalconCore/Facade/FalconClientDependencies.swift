@@ -35,7 +35,7 @@ public struct FalconClientDependencies: Sendable {
     ///   - beaconTransport: The beacon transport: by default `URLSession` on Apple platforms, `nil` on Linux.
     ///     With `nil` the first beacon that cannot be sent logs one warning naming the fix (install
     ///     `URLSessionBeaconTransport` from FalconCoreURLSession), later ones a debug line each.
-    ///   - logHandler: Where log lines go (the package's one log hook): by default ``FalconUnifiedLogHandler``
+    ///   - logHandler: Where log lines go (the package's one log hook): by default `FalconUnifiedLogHandler`
     ///     (the unified log) on Apple platforms, nothing elsewhere. Messages never carry the URL, attributes,
     ///     the API key or text posted by the web content; error and warning lines carry the diagnostic's `code`
     ///     in their metadata.
@@ -81,7 +81,7 @@ extension FalconClientDependencies {
         #endif
     }
 
-    /// The default log handler: ``FalconUnifiedLogHandler`` (the unified log, subsystem `us.falconlabs.FalconSDK`,
+    /// The default log handler: `FalconUnifiedLogHandler` (the unified log, subsystem `us.falconlabs.FalconSDK`,
     /// category `diagnostics`, as the iOS SDK writes it) where the `os` module exists; `nil` elsewhere, so
     /// nothing is printed unless the host installs a handler (such as `SDKCoreStreamLogHandler`).
     @usableFromInline package static func platformLogHandler() -> (any SDKCoreLogHandler)? {
