@@ -1,5 +1,5 @@
 import BenchmarkSupport
-import FalconCore
+@_spi(Tooling) import FalconCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,14 +1,14 @@
 /// The outcome of resolving an attributes dictionary: the placement id and the values the URL carries.
-public struct FalconResolvedAttributes: Sendable, Hashable {
+@_spi(Tooling) public struct FalconResolvedAttributes: Sendable, Hashable {
     /// The Falcon placement id after the mapping lookup, or `nil` when nothing resolved.
-    public var placementId: String?
+    @_spi(Tooling) public var placementId: String?
     /// `placement_details.view` after normalization (full length).
-    public var view: String?
+    @_spi(Tooling) public var view: String?
     /// `placement_details.layout_id` after normalization (full length); the events routing key.
-    public var layoutId: String?
+    @_spi(Tooling) public var layoutId: String?
     /// The `at.*` query parameters in URL order (`at.email`, `at.firstname`, `at.lastname`, then the other
     /// `user_details` keys sorted).
-    public var userAttributes: [FalconQueryItem]
+    @_spi(Tooling) public var userAttributes: [FalconQueryItem]
     /// How many `user_details` members were dropped (empty strings, `null`, arrays or objects).
     package var droppedUserValueCount: Int
 
@@ -34,11 +34,11 @@ public struct FalconResolvedAttributes: Sendable, Hashable {
 }
 
 /// One query parameter before percent-encoding.
-public struct FalconQueryItem: Sendable, Hashable {
+@_spi(Tooling) public struct FalconQueryItem: Sendable, Hashable {
     /// The parameter name, for example `at.email`.
-    public var name: String
+    @_spi(Tooling) public var name: String
     /// The parameter value, unencoded.
-    public var value: String
+    @_spi(Tooling) public var value: String
 
     /// Creates a query item.
     package init(name: String, value: String) {
@@ -53,10 +53,15 @@ public struct FalconQueryItem: Sendable, Hashable {
 /// back to the raw `view`. Identifiers must be strings; they are trimmed and an empty value counts as
 /// absent. Mapping keys are matched verbatim; an empty mapping value counts as no entry.
 ///
+/// Hosts get the outcome through ``FalconConfig/placementURL(attributes:apiKey:sessionId:isSandbox:style:)``
+/// or an execute; the resolver itself is SPI for the benchmarks (`@_spi(Tooling) import FalconCore`).
+///
 /// - Complexity: O(n log n) in the number of `user_details` members.
-public enum FalconAttributeResolver: Sendable {
+@_spi(Tooling) public enum FalconAttributeResolver: Sendable {
     /// Resolves `attributes` against `mapping`.
-    public static func resolve(_ attributes: JSONValue, mapping: [String: String]) -> FalconResolvedAttributes {
+    @_spi(Tooling) public static func resolve(_ attributes: JSONValue, mapping: [String: String])
+        -> FalconResolvedAttributes
+    {
         guard case .object(let root) = attributes else {
             return FalconResolvedAttributes(
                 placementId: nil, view: nil, layoutId: nil, userAttributes: [], droppedUserValueCount: 0)

@@ -99,9 +99,9 @@ package struct FalconBeacon: Sendable, Hashable {
 }
 
 /// The platform name sent in beacons.
-public enum FalconPlatform: Sendable {
+@usableFromInline package enum FalconPlatform: Sendable {
     /// `iOS`, `macOS`, `tvOS`, `watchOS`, `visionOS`, `linux`, `windows`, `android`, or `unknown`.
-    public static var current: String {
+    @usableFromInline package static var current: String {
         #if os(iOS)
         "iOS"
         #elseif os(macOS)

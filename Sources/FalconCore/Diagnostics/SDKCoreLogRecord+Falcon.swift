@@ -1,6 +1,6 @@
 extension SDKCoreLogRecord {
     /// The diagnostic code of a FalconCore error or warning line (its `code` metadata), `nil` for other lines.
-    public var falconDiagnosticCode: FalconDiagnosticCode? {
+    package var falconDiagnosticCode: FalconDiagnosticCode? {
         metadata["code"].flatMap(FalconDiagnosticCode.init(rawValue:))
     }
 }

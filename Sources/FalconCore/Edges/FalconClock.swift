@@ -18,7 +18,7 @@ public struct FalconTimerRequest: Sendable {
     public var action: @Sendable () -> Void
 
     /// Creates a request.
-    public init(deadline: Duration, action: @escaping @Sendable () -> Void) {
+    package init(deadline: Duration, action: @escaping @Sendable () -> Void) {
         self.deadline = deadline
         self.action = action
     }

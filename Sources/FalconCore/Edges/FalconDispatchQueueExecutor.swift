@@ -26,7 +26,7 @@ public struct FalconDispatchQueueExecutor: FalconExecutor {
     }
 
     /// The main queue on Apple platforms, a new private serial queue elsewhere.
-    public static func defaultQueue() -> DispatchQueue {
+    @usableFromInline package static func defaultQueue() -> DispatchQueue {
         #if canImport(Darwin)
         return DispatchQueue.main
         #else

@@ -17,12 +17,12 @@ public protocol FalconIDSource: Sendable {
 /// The 122 random bits come from the kernel's generator and are formatted here: on Linux `UUID()` opens, reads
 /// and closes `/dev/urandom` on every call, three system calls that would be a large share of an execute's CPU
 /// (Docs/Performance.md); here the bytes are fetched 256 at a time and each used once.
-public struct FalconUUIDSource: FalconIDSource {
+@usableFromInline package struct FalconUUIDSource: FalconIDSource {
     /// Creates the source.
-    public init() {}
+    @usableFromInline package init() {}
 
     /// A new random UUID in upper-case `8-4-4-4-12` form, for example `"6F1C9A2E-…"`.
-    public func makeSessionID() -> String {
+    @usableFromInline package func makeSessionID() -> String {
         var words: (UInt64, UInt64) = (0, 0)
         Self.fillRandom(&words)
         // Version 4 in the high nibble of byte 6, the RFC 4122 variant (10xx) in the high bits of byte 8.

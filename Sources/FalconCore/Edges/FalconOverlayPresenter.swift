@@ -40,12 +40,12 @@ public protocol FalconOverlayPresenter: Sendable {
 
 /// The default presenter on a platform without UI: there is never anywhere to present, so every overlay
 /// fails with ``FalconDiagnosticCode/noPresenter``.
-public struct FalconUnavailableOverlayPresenter: FalconOverlayPresenter {
+@usableFromInline package struct FalconUnavailableOverlayPresenter: FalconOverlayPresenter {
     /// Creates the presenter.
-    public init() {}
+    @usableFromInline package init() {}
 
     /// Answers `present` with ``FalconExecutionReporter/overlayUnavailable()``.
-    public func perform(_ request: FalconOverlayRequest) {
+    @usableFromInline package func perform(_ request: FalconOverlayRequest) {
         switch request.operation {
         case .present: request.reporter.overlayUnavailable()
         case .dismiss: request.reporter.overlayDismissed()

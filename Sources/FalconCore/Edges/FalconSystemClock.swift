@@ -10,26 +10,26 @@ public import Foundation
 /// Copies share the heap; each `FalconSystemClock()` (one per ``FalconClientDependencies`` by default) has its
 /// own. A cancelled timer is dropped from the heap at once, so its closure and entry are freed on cancel
 /// rather than at the deadline (Docs/Decisions/0109).
-public struct FalconSystemClock: FalconClock {
+@usableFromInline package struct FalconSystemClock: FalconClock {
     private let origin: ContinuousClock.Instant
     private let timers: FalconTimerQueue
 
     /// Creates a clock whose time line starts now.
-    public init() {
+    @usableFromInline package init() {
         let origin = ContinuousClock.now
         self.origin = origin
         self.timers = FalconTimerQueue(now: { ContinuousClock.now - origin })
     }
 
     /// Time elapsed since the clock was created.
-    public func now() -> Duration { ContinuousClock.now - origin }
+    @usableFromInline package func now() -> Duration { ContinuousClock.now - origin }
 
     /// `Date()`.
-    public func wallTime() -> Date { Date() }
+    @usableFromInline package func wallTime() -> Date { Date() }
 
     /// Schedules the action; it runs on the clock's private serial Dispatch queue once ``now()`` reaches the
     /// deadline (deadlines more than a year away are capped at a year).
-    public func schedule(_ request: FalconTimerRequest) -> any FalconTimerHandle {
+    @usableFromInline package func schedule(_ request: FalconTimerRequest) -> any FalconTimerHandle {
         Handle(id: timers.schedule(request.action, at: request.deadline), timers: timers)
     }
 

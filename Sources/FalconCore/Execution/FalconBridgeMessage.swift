@@ -13,8 +13,7 @@ public import Foundation
 ///
 /// Not API: hosts report bridge messages through ``FalconExecutionReporter``. The type is SPI for the fuzz
 /// targets and benchmarks (`@_spi(Tooling) import FalconCore`).
-@_spi(Tooling)
-public enum FalconBridgeMessage: Sendable, Hashable {
+@_spi(Tooling) public enum FalconBridgeMessage: Sendable, Hashable {
     /// The content rendered; `height` is the content height in points when reported.
     case loaded(height: Double?)
     /// The content height changed.
@@ -35,7 +34,7 @@ public enum FalconBridgeMessage: Sendable, Hashable {
     /// A message that arrives as a value gets the limits of text (`JSONParsingLimits.untrusted`): one whose
     /// compact JSON text would pass 64 KiB, or that nests deeper than 64 levels, is ``ignored``. The check
     /// stops as soon as the value passes a limit, so its cost does not grow with the size of the value.
-    public static func decode(_ message: JSONValue) -> FalconBridgeMessage {
+    @_spi(Tooling) public static func decode(_ message: JSONValue) -> FalconBridgeMessage {
         (try? parse(message)) ?? .ignored
     }
 
@@ -75,7 +74,7 @@ public enum FalconBridgeMessage: Sendable, Hashable {
     /// untrusted input (`JSONParsingLimits.untrusted`: 64 KiB, 64 levels of nesting), is ``ignored``.
     ///
     /// - Complexity: O(n) in the length of `json`.
-    public static func decode(json: String) -> FalconBridgeMessage {
+    @_spi(Tooling) public static func decode(json: String) -> FalconBridgeMessage {
         (try? parse(json: json)) ?? .ignored
     }
 
@@ -87,7 +86,7 @@ public enum FalconBridgeMessage: Sendable, Hashable {
 
     /// Decodes a loosely typed message (`[String: Any]`, `NSDictionary`, or a JSON `String`), with the limits
     /// of ``decode(json:)`` for text and of ``decode(_:)`` for a dictionary.
-    public static func decode(any message: Any) -> FalconBridgeMessage {
+    @_spi(Tooling) public static func decode(any message: Any) -> FalconBridgeMessage {
         if let text = message as? String { return decode(json: text) }
         return decode(JSONValue.convert(any: message).value)
     }

@@ -363,22 +363,19 @@ package struct FalconExecutionStateMachine: Sendable {
         guard case .idle = stage else { return }  // A second start of the same execution has no effect.
         indicator = .shown
         emit(.callback(.showLoadingIndicator))
-        switch preflight {
-        case .notInitialized:
-            failPreflight(.initNotCalled, "execute was called before initSdk", error: .initNotCalled)
-        case .unresolvedAttributes:
-            failPreflight(.attributeMappingFailed, "attributes did not resolve to a placement")
-        case .invalidURL:
-            failPreflight(.urlConstructionFailed, "the webview URL could not be built")
-        case .overlayAlreadyActive:
-            failPreflight(.noPresenter, "another overlay is already active")
-        case .ready(let url):
+        // The outcome is the one `FalconConfig.placementURL` returns; only a missing initSdk has an error of its own.
+        switch preflight.outcome {
+        case .success(let url):
             switch surface {
             case .inline: beginLoad(url, at: now)
             case .overlay:
                 stage = .presenting(url: url)
                 emit(.presentOverlay)
             }
+        case .failure(let diagnosis):
+            failPreflight(
+                diagnosis.code, diagnosis.message,
+                error: diagnosis.code == .initNotCalled ? .initNotCalled : .placementLoadError)
         }
     }
 

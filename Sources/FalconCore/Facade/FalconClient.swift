@@ -16,7 +16,7 @@ import Foundation
 /// the host sees `onShouldShowLoadingIndicator` before `load`.
 public final class FalconClient: Sendable {
     /// The edges this client uses.
-    public let dependencies: FalconClientDependencies
+    package let dependencies: FalconClientDependencies
 
     private let driver: FalconDriver
 
@@ -37,7 +37,7 @@ public final class FalconClient: Sendable {
     }
 
     /// Whether ``initSdk(apiKey:config:)`` has been called.
-    public var isInitialized: Bool { driver.core.withLock { $0.apiKey != nil } }
+    package var isInitialized: Bool { driver.core.withLock { $0.apiKey != nil } }
 
     /// Receives every diagnostic on the executor; held strongly. `nil` by default.
     ///
@@ -48,7 +48,7 @@ public final class FalconClient: Sendable {
     }
 
     /// How many executions have not reached a terminal state (their closures are still held).
-    public var activeExecutionCount: Int { driver.core.withLock { $0.registry.activeExecutionCount } }
+    package var activeExecutionCount: Int { driver.core.withLock { $0.registry.activeExecutionCount } }
 
     // MARK: Events
 

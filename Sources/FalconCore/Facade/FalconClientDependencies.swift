@@ -2,34 +2,49 @@
 ///
 /// Tests build a client from FalconCoreTesting doubles (manual clock and executor, recording transport and
 /// log handler, scripted renderer); apps install platform edges (main-queue executor, URLSession beacon
-/// transport, a UIKit overlay presenter).
+/// transport, a UIKit overlay presenter). A host sets the edges once, through the initializer; the client
+/// reads them.
 public struct FalconClientDependencies: Sendable {
-    /// Where every host-facing output runs (serial, FIFO): callbacks, events, delegate calls, renderer commands
-    /// and presenter operations. Pass the main queue on Apple platforms.
-    public var executor: any FalconExecutor
+    /// Where every host-facing output runs.
+    package var executor: any FalconExecutor
     /// Time for timers and beacon timestamps.
-    public var clock: any FalconClock
+    package var clock: any FalconClock
     /// The `sessionId` source.
-    public var idSource: any FalconIDSource
-    /// The beacon transport; the default is ``platformBeaconTransport()``: `URLSession` on Apple platforms,
-    /// `nil` on Linux. With `nil` the first beacon that cannot be sent logs one warning naming the fix
-    /// (install `URLSessionBeaconTransport` from FalconCoreURLSession), later ones a debug line each.
-    public var beaconTransport: (any FalconBeaconTransport)?
-    /// Where log lines go (the package's one log hook); the default is ``platformLogHandler()``: the unified
-    /// log on Apple platforms, nothing elsewhere. Messages never carry the URL, attributes, the API key or text
-    /// posted by the web content; error and warning lines carry the diagnostic's `code` in their metadata.
-    public var logHandler: (any SDKCoreLogHandler)?
-    /// Receives the client's counters as they change (executions by outcome, diagnostics by code, beacons
-    /// sent, failed and dropped; see ``FalconStatistics``). Default `nil`.
-    public var metricsObserver: (any SDKCoreMetricsObserver)?
+    package var idSource: any FalconIDSource
+    /// The beacon transport, or `nil` for none.
+    package var beaconTransport: (any FalconBeaconTransport)?
+    /// Where log lines go, or `nil` for nowhere.
+    package var logHandler: (any SDKCoreLogHandler)?
+    /// Receives the client's counters as they change, or `nil`.
+    package var metricsObserver: (any SDKCoreMetricsObserver)?
     /// Presents overlays.
-    public var overlayPresenter: any FalconOverlayPresenter
-    /// The load timeout (15 s; tests and demos shorten it).
-    public var loadTimeout: Duration
+    package var overlayPresenter: any FalconOverlayPresenter
+    /// The load timeout.
+    package var loadTimeout: Duration
     /// The `platform` field of beacons.
-    public var platform: String
+    package var platform: String
 
     /// Creates dependencies; every parameter has a working default.
+    ///
+    /// - Parameters:
+    ///   - executor: Where every host-facing output runs (serial, FIFO): callbacks, events, delegate calls,
+    ///     renderer commands and presenter operations. The default is the main queue on Apple platforms and a
+    ///     private serial queue elsewhere.
+    ///   - clock: Time for timers and beacon timestamps; the default is the system's continuous clock.
+    ///   - idSource: The `sessionId` source; the default makes a random UUID per execution.
+    ///   - beaconTransport: The beacon transport: by default `URLSession` on Apple platforms, `nil` on Linux.
+    ///     With `nil` the first beacon that cannot be sent logs one warning naming the fix (install
+    ///     `URLSessionBeaconTransport` from FalconCoreURLSession), later ones a debug line each.
+    ///   - logHandler: Where log lines go (the package's one log hook): by default `FalconUnifiedLogHandler`
+    ///     (the unified log) on Apple platforms, nothing elsewhere. Messages never carry the URL, attributes,
+    ///     the API key or text posted by the web content; error and warning lines carry the diagnostic's `code`
+    ///     in their metadata.
+    ///   - overlayPresenter: Presents overlays; by default there is nowhere to present, so every overlay fails
+    ///     with ``FalconDiagnosticCode/noPresenter``.
+    ///   - metricsObserver: Receives the client's counters as they change (executions by outcome, diagnostics
+    ///     by code, beacons sent, failed and dropped; see ``FalconStatistics``). Default `nil`.
+    ///   - loadTimeout: The load timeout (15 s; tests and demos shorten it).
+    ///   - platform: The `platform` field of beacons (`iOS`, `macOS`, `linux`, … by default).
     public init(
         executor: any FalconExecutor = FalconDispatchQueueExecutor(),
         clock: any FalconClock = FalconSystemClock(),
@@ -56,12 +71,9 @@ public struct FalconClientDependencies: Sendable {
 extension FalconClientDependencies {
     /// The default beacon transport: on Apple platforms one that posts with an ephemeral `URLSession` (the
     /// behaviour of `URLSessionBeaconTransport`), so beacons are on by default as in the iOS SDK; `nil` on
-    /// Linux, where FalconCore does not link FoundationNetworking. There, install the transport in one line:
-    ///
-    /// ```swift
-    /// Falcon.shared = FalconClient(dependencies: .init(beaconTransport: URLSessionBeaconTransport()))
-    /// ```
-    public static func platformBeaconTransport() -> (any FalconBeaconTransport)? {
+    /// Linux, where FalconCore does not link FoundationNetworking. There, a host installs the transport in one
+    /// line: `Falcon.shared = FalconClient(dependencies: .init(beaconTransport: URLSessionBeaconTransport()))`.
+    @usableFromInline package static func platformBeaconTransport() -> (any FalconBeaconTransport)? {
         #if canImport(Darwin)
         return FalconPlatformBeaconTransport()
         #else
@@ -72,7 +84,7 @@ extension FalconClientDependencies {
     /// The default log handler: `FalconUnifiedLogHandler` (the unified log, subsystem `us.falconlabs.FalconSDK`,
     /// category `diagnostics`, as the iOS SDK writes it) where the `os` module exists; `nil` elsewhere, so
     /// nothing is printed unless the host installs a handler (such as `SDKCoreStreamLogHandler`).
-    public static func platformLogHandler() -> (any SDKCoreLogHandler)? {
+    @usableFromInline package static func platformLogHandler() -> (any SDKCoreLogHandler)? {
         #if canImport(os)
         return FalconUnifiedLogHandler()
         #else

@@ -19,7 +19,7 @@ public final class FalconPendingExecution: Sendable {
     }
 
     /// Whether the execution has started (its `start` input was queued).
-    public var hasStarted: Bool {
+    package var hasStarted: Bool {
         phase.withLock {
             if case .started = $0 { return true }
             return false

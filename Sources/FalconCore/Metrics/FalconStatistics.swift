@@ -1,5 +1,5 @@
 /// Cumulative counts of one ``FalconClient`` since it was created, readable at any time through
-/// ``FalconClient/statistics``; the same figures reach ``FalconClientDependencies/metricsObserver``.
+/// ``FalconClient/statistics``; the same figures reach the metrics observer of ``FalconClientDependencies``.
 public struct FalconStatistics: Sendable, Hashable {
     /// `execute` calls (each one an execution, whatever became of it).
     public var executionsStarted = 0

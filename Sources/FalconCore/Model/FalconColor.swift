@@ -1,21 +1,20 @@
 /// A portable RGBA colour (8 bits per channel) for ``FalconStyle``; stands in for `UIColor`.
 ///
 /// ```swift
-/// let green = FalconColor(red: 0, green: 0.514, blue: 0.388, alpha: 1)
-/// green.hexString  // "#008363FF"
+/// let green = FalconColor(red: 0, green: 0.514, blue: 0.388, alpha: 1)  // sent as style.…=#008363FF
 /// ```
 public struct FalconColor: Sendable, Hashable {
     /// Red channel, 0...255.
-    public var red: UInt8
+    package var red: UInt8
     /// Green channel, 0...255.
-    public var green: UInt8
+    package var green: UInt8
     /// Blue channel, 0...255.
-    public var blue: UInt8
+    package var blue: UInt8
     /// Alpha channel, 0...255 (255 is opaque).
-    public var alpha: UInt8
+    package var alpha: UInt8
 
     /// Creates a colour from 8-bit channels.
-    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+    package init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red
         self.green = green
         self.blue = blue
@@ -42,7 +41,7 @@ public struct FalconColor: Sendable, Hashable {
     public static let black = FalconColor(red: 0 as UInt8, green: 0, blue: 0, alpha: 255)
 
     /// The colour as `#RRGGBBAA` with upper-case hex digits, as sent in the webview URL.
-    public var hexString: String {
+    package var hexString: String {
         let digits = Array("0123456789ABCDEF")
         var text = "#"
         for channel in [red, green, blue, alpha] {

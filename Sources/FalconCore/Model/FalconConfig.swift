@@ -15,15 +15,15 @@ public import Foundation
 /// ```
 public struct FalconConfig: Sendable, Hashable {
     /// The default web frontend, `https://pr.falconlabs.us`.
-    public static let defaultBaseURL = URL(string: "https://pr.falconlabs.us")!
+    @usableFromInline package static let defaultBaseURL = URL(string: "https://pr.falconlabs.us")!
 
     /// The default beacon endpoint, used when ``diagnosticsURL`` is `nil`.
     ///
     /// The public documentation does not name Falcon's endpoint; this value is the one place to change
     /// once Falcon confirms it (Docs/Decisions/0103-default-beacon-endpoint-and-transport.md).
-    public static let defaultDiagnosticsURL = URL(string: "https://pr.falconlabs.us/sdk/diagnostics")!
+    package static let defaultDiagnosticsURL = URL(string: "https://pr.falconlabs.us/sdk/diagnostics")!
 
-    /// Base URL of the Falcon web frontend; the SDK appends `/ui/webview`.
+    /// Base URL of the Falcon web frontend (default `https://pr.falconlabs.us`); the SDK appends `/ui/webview`.
     ///
     /// It must be `https://`: the webview URL carries the API key, so `http://` is accepted only for a loopback
     /// host (`127.0.0.1`, `localhost`, `[::1]`). Any other base is refused: ``FalconClient/initSdk(apiKey:config:)``
@@ -33,7 +33,7 @@ public struct FalconConfig: Sendable, Hashable {
     public var placementMapping: [String: String]
     /// When `true` (the default), PII-free error beacons are posted on failures.
     public var diagnosticBeaconsEnabled: Bool
-    /// Overrides the beacon endpoint; `nil` sends beacons to ``defaultDiagnosticsURL``.
+    /// Overrides the beacon endpoint; `nil` (the default) sends beacons to the Falcon backend.
     ///
     /// A URL whose scheme is not `http` or `https` drops every beacon.
     public var diagnosticsURL: URL?

@@ -39,7 +39,7 @@ public struct FalconDiagnostic: Sendable, Hashable {
     public var layoutId: String?
 
     /// Creates a diagnostic.
-    public init(code: FalconDiagnosticCode, message: String, placement: String?, layoutId: String?) {
+    package init(code: FalconDiagnosticCode, message: String, placement: String?, layoutId: String?) {
         self.code = code
         self.message = message
         self.placement = placement

@@ -19,7 +19,7 @@ public struct FalconBeaconRequest: Sendable, Hashable {
     public var body: Data
 
     /// Creates a beacon request.
-    public init(url: URL, method: String = "POST", headers: [String: String], body: Data) {
+    package init(url: URL, method: String = "POST", headers: [String: String], body: Data) {
         self.url = url
         self.method = method
         self.headers = headers

@@ -9,12 +9,13 @@ public import Foundation
 /// Query order is fixed: `placement`, `apiKey`, `sessionId`, `at.email`, `at.firstname`, `at.lastname`, the
 /// other `at.*` sorted by key, `sandbox=true` when sandboxed, then `style.*`. Names and values are encoded by
 /// `FalconPercentEncoder`. The URL carries the API key and user data: it is never logged or put in a
-/// diagnostic.
-public enum FalconWebviewURLBuilder: Sendable {
+/// diagnostic. Hosts build it through ``FalconConfig/placementURL(attributes:apiKey:sessionId:isSandbox:style:)``;
+/// the builder itself is SPI for the benchmarks (`@_spi(Tooling) import FalconCore`).
+@_spi(Tooling) public enum FalconWebviewURLBuilder: Sendable {
     private typealias Writer = FalconPercentEncoder.Writer
 
     /// Why the URL could not be built; every case maps to ``FalconDiagnosticCode/urlConstructionFailed``.
-    public enum Failure: Error, Sendable, Hashable {
+    @_spi(Tooling) public enum Failure: Error, Sendable, Hashable {
         /// The base URL is not `https` (`http` only for a loopback host: `127.0.0.1`, `localhost`, `[::1]`),
         /// has no host, or carries a query or fragment.
         case invalidBaseURL
@@ -27,7 +28,7 @@ public enum FalconWebviewURLBuilder: Sendable {
     }
 
     /// Builds the URL, or returns why it cannot be built.
-    public static func build(
+    @_spi(Tooling) public static func build(
         baseURL: URL,
         apiKey: String,
         placementId: String,

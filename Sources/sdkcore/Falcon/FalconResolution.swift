@@ -1,4 +1,4 @@
-import FalconCore
+@_spi(Tooling) import FalconCore
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,4 @@
-import FalconCore
+@_spi(Tooling) import FalconCore
 import Testing
 
 @Suite("Attribute resolution and placement mapping (spec §c)")

@@ -1,4 +1,4 @@
-import FalconCore
+@_spi(Tooling) import FalconCore
 import Testing
 
 @Suite("FalconAttributeResolver.explain")

@@ -1,4 +1,4 @@
-import FalconCore
+@_spi(Tooling) import FalconCore
 import Foundation
 import TestSupport
 import Testing

@@ -1,4 +1,4 @@
-import FalconCore
+@_spi(Tooling) import FalconCore
 import Foundation
 import Testing
 
@@ -139,8 +139,9 @@ struct FalconWebviewURLBuilderTests {
 struct FalconNavigationPolicyTests {
     static let placement = URL(string: "https://pr.falconlabs.us/ui/webview?placement=p")!
 
+    /// Through the renderer's call, which the policy answers.
     static func decide(_ url: String, mainFrame: Bool = true, touch: Duration? = nil) -> FalconNavigationDecision {
-        FalconNavigationPolicy.decide(
+        FalconNavigationDecision(
             url: URL(string: url)!,
             isMainFrame: mainFrame,
             placementURL: placement,

@@ -47,21 +47,15 @@ private func placementLink(apiKey: String, customerEmail: String, view: String) 
         "user_details": ["email": .string(customerEmail)],
         "placement_details": ["layout_id": "EMAIL_FOOTER", "view": .string(view)],
     ]
-    let resolved = FalconAttributeResolver.resolve(attributes, mapping: ["ORDER_STATUS": "p-123"])
-    // Unmapped views fall back to the raw view; nil only without a view and without a matching layout_id.
-    guard let placementId = resolved.placementId else { return nil }  // attributeMappingFailed
-    let built = FalconWebviewURLBuilder.build(
-        baseURL: FalconConfig.defaultBaseURL,
-        apiKey: apiKey,
-        placementId: placementId,
-        sessionId: UUID().uuidString,
-        userAttributes: resolved.userAttributes,
-        isSandbox: false,
-        style: nil
-    )
-    switch built {
-    case .success(let url): return url
-    case .failure: return nil  // urlConstructionFailed: a bad base URL or a blank key
+    let config = FalconConfig(placementMapping: ["ORDER_STATUS": "p-123"])
+    // Unmapped views fall back to the raw view, as in the SDK.
+    switch config.placementURL(attributes: attributes, apiKey: apiKey, sessionId: UUID().uuidString) {
+    case .success(let url):
+        return url
+    case .failure(let diagnostic):
+        // attributeMappingFailed (no view, no matching layout_id) or urlConstructionFailed (a blank key)
+        print("no placement link:", diagnostic.code.rawValue, diagnostic.message)
+        return nil
     }
 }
 
