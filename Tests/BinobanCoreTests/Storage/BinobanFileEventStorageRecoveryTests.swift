@@ -65,7 +65,8 @@ struct BinobanFileEventStorageRecoveryTests {
         let name = StorageFiles.name("src", 1, open: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try StorageFiles.write(cutFile, directory, name)
-        let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
+        // The lane's storage of the previous cut was dropped when that call returned; its lock may still be held.
+        let storage = try await reopenStorage { try BinobanFileEventStorage(directory: directory, namespace: "src") }
         let complete = ends.filter { $0 <= cut }.count
         let intact = complete == 0 ? 0 : ends[complete - 1]
         let ids = try await storage.finishedBatches(limit: 20)
@@ -180,7 +181,9 @@ struct BinobanFileEventStorageRecoveryTests {
             let finished = try StorageFiles.contents(directory, StorageFiles.name("src", 1))
             let other = try await Self.openBatchBytes(TestEvents.events(50..<55))
             try StorageFiles.write(other, directory, StorageFiles.name("src", 1, open: true))
-            let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
+            let storage = try await reopenStorage {
+                try BinobanFileEventStorage(directory: directory, namespace: "src")
+            }
             #expect(storage.recoveryReport.removedCorruptFiles == 1)
             #expect(try StorageFiles.contents(directory, StorageFiles.name("src", 1)) == finished)
             #expect(try await TestEvents.storedIndices(storage) == [0, 1, 2])
