@@ -58,7 +58,7 @@ struct BinobanSendCommandTests {
             {"type": "group", "groupId": "g1", "traits": {"plan": "pro"}, "userId": "u1", "messageId": "m-group"}
             {"type": "alias", "userId": "u1", "previousId": "a1", "messageId": "m-alias", "timestamp": 1767323045678}
             {"type": "identify", "userId": "u2", "anonymousId": "a2", "traits": {"email": "e"}, "messageId": "m-identify"}
-            {"type": "track", "event": "Bought", "userId": "u3", "messageId": "quote \" id"}
+            {"type": "track", "event": "Bought", "userId": "u3", "messageId": "quote \\\" id"}
             """
         let output = try await SDKCoreProcess.run(
             ["binoban", "send", "--dry-run", "--api-key", "K", "--source", "SRC", "-"], input: input)
