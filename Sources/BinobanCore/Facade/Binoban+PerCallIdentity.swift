@@ -1,6 +1,6 @@
 extension Binoban {
     /// Records an event with the identity given for this event only; the instance's identity is unchanged. The
-    /// same as ``BinobanServerEvents/track(name:properties:as:fields:)`` (a server call: no instance device id,
+    /// same as `server.track(name:properties:as:fields:)` (a server call: no instance device id,
     /// and no anonymousId when `identity` has a userId only).
     public func track(name: String, properties: JSONValue = [:], as identity: BinobanEventIdentity) {
         server.track(name: name, properties: properties, as: identity)
@@ -14,7 +14,7 @@ extension Binoban {
 
     /// Records an identify event for the person in `identity` with `traits`, for server hosts that act on behalf
     /// of many users; the instance's own userId, traits and stored identity are not touched. The same as
-    /// ``BinobanServerEvents/identify(traits:as:fields:)``.
+    /// `server.identify(traits:as:fields:)`.
     public func identify(traits: JSONValue = [:], as identity: BinobanEventIdentity) {
         server.identify(traits: traits, as: identity)
     }
