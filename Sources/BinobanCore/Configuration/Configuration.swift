@@ -26,8 +26,17 @@ public struct Configuration: Sendable {
     /// The ingest host, such as `api.binoban.io` (optionally with a port or a path prefix). Required.
     ///
     /// A scheme (`https://`) or a trailing slash is removed and reported. `http://` is kept only for loopback
-    /// hosts (`127.0.0.1`, `localhost`, `::1`); any other host is always reached over HTTPS.
+    /// hosts (`127.0.0.1`, `localhost`, `::1`), or for any host when ``allowsCleartextHost`` is `true`;
+    /// otherwise every host is reached over HTTPS.
     public var apiHost: String = ""
+    /// Whether an `apiHost` written with `http://` is reached over plain HTTP even when it is not loopback: an
+    /// ingest inside a private network that terminates no TLS. Default `false`: `http://` is replaced by HTTPS
+    /// (reported) for every host but loopback.
+    ///
+    /// Only an explicit `http://` is affected: a host without a scheme, or with `https://`, is still reached over
+    /// HTTPS. Events, user ids and the API key cross the network unencrypted, so turn it on only for a network
+    /// you trust; every instance that uses it reports it once (``BinobanError/Kind/configurationAdjusted``).
+    public var allowsCleartextHost: Bool = false
     /// The upload path appended to the host. Default `/b`.
     public var uploadPath: String = "/b"
     /// Upload once this many events are stored. Default 20; values below 1 become 20 (reported).

@@ -1,5 +1,8 @@
 /// Turns the configured `apiHost` into a scheme and an authority (plus optional path prefix), or a reason why
 /// it is not a host. Pure.
+///
+/// The scheme is HTTPS, except for an explicit `http://` on a loopback host, or on any host when the
+/// configuration allows a cleartext host (`allowsCleartextHost`); both are reported as adjustments.
 enum HostNormalization {
     struct Result: Equatable {
         var scheme: String
@@ -8,7 +11,7 @@ enum HostNormalization {
         var problem: String?
     }
 
-    static func normalize(_ raw: String) -> Result {
+    static func normalize(_ raw: String, allowsCleartext: Bool = false) -> Result {
         var host = raw.trimmingWhitespace()
         var adjustments: [String] = []
         var scheme = "https"
@@ -25,6 +28,11 @@ enum HostNormalization {
             if LoopbackHost.contains(authority: Substring(authority)) {
                 scheme = "http"
                 adjustments.append("apiHost uses plain HTTP; allowed only because the host is loopback")
+            } else if allowsCleartext {
+                scheme = "http"
+                adjustments.append(
+                    "apiHost uses plain HTTP to a host that is not loopback, as allowsCleartextHost allows: "
+                        + "events and the API key cross the network unencrypted")
             } else {
                 adjustments.append("apiHost had an http:// scheme; HTTPS is used instead")
             }

@@ -41,7 +41,8 @@ struct ValidatedConfiguration: Sendable {
         if configuration.apiKey.trimmingWhitespace().isEmpty { invalid.append("apiKey is blank") }
         if configuration.sourceIdentifier.trimmingWhitespace().isEmpty { invalid.append("sourceIdentifier is blank") }
 
-        let host = HostNormalization.normalize(configuration.apiHost)
+        let host = HostNormalization.normalize(
+            configuration.apiHost, allowsCleartext: configuration.allowsCleartextHost)
         adjusted.append(contentsOf: host.adjustments)
         var path = configuration.uploadPath.trimmingWhitespace()
         if !path.hasPrefix("/") { path = "/" + path }

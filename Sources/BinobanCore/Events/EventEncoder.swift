@@ -20,55 +20,72 @@ struct EventEncoder: Sendable {
     private let deviceHasMembers: Bool
     /// The persisted device id, or `nil` to use each event's anonymousId.
     private let deviceId: String?
+    /// `{"name":…,"version":…}`: the SDK's `context.library`.
+    private let library: [UInt8]
+    /// The static context members other than `library`, in order, each with its encoded value (`device` only
+    /// when the provider gave a device member): what a server call's own context members are merged over.
+    private let staticMembers: [(key: String, value: [UInt8])]
+    /// `"context":{"library":…,…static members…}`, closed: a server call's context when it gives none.
+    private let serverContext: [UInt8]
 
     init(context: BinobanStaticContext, deviceId: String?) {
-        var bytes: [UInt8] = []
-        bytes.append(contentsOf: #""context":{"library":{"name":"#.utf8)
-        JSONWriter.appendString(Self.libraryName, to: &bytes)
-        bytes.append(contentsOf: #","version":"#.utf8)
-        JSONWriter.appendString(Binoban.version, to: &bytes)
-        bytes.append(UInt8(ascii: "}"))
-        Self.appendObject(
-            "app",
-            [
-                ("name", context.app.name), ("version", context.app.version), ("build", context.app.build),
-                ("namespace", context.app.namespace),
-            ],
-            to: &bytes
-        )
-        Self.appendObject("os", [("name", context.os.name), ("version", context.os.version)], to: &bytes)
-        if let locale = context.locale {
-            bytes.append(contentsOf: #","locale":"#.utf8)
-            JSONWriter.appendString(locale, to: &bytes)
+        var library: [UInt8] = []
+        library.append(contentsOf: #"{"name":"#.utf8)
+        JSONWriter.appendString(Self.libraryName, to: &library)
+        library.append(contentsOf: #","version":"#.utf8)
+        JSONWriter.appendString(Binoban.version, to: &library)
+        library.append(UInt8(ascii: "}"))
+        var members: [(key: String, value: [UInt8])] = []
+        for (name, fields) in [
+            (
+                "app",
+                [
+                    ("name", context.app.name), ("version", context.app.version), ("build", context.app.build),
+                    ("namespace", context.app.namespace),
+                ]
+            ),
+            ("os", [("name", context.os.name), ("version", context.os.version)]),
+        ] {
+            if let object = Self.object(fields) { members.append((name, object)) }
         }
-        if let timezone = context.timezone {
-            bytes.append(contentsOf: #","timezone":"#.utf8)
-            JSONWriter.appendString(timezone, to: &bytes)
+        for (name, value) in [("locale", context.locale), ("timezone", context.timezone)] {
+            guard let value else { continue }
+            var text: [UInt8] = []
+            JSONWriter.appendString(value, to: &text)
+            members.append((name, text))
         }
-        bytes.append(contentsOf: #","device":{"#.utf8)
-        var wrote = false
-        for (key, value) in [
+        let device = Self.object([
             ("manufacturer", context.device.manufacturer), ("model", context.device.model),
             ("name", context.device.name), ("type", context.device.type),
-        ] {
-            guard let value else { continue }
-            if wrote { bytes.append(UInt8(ascii: ",")) }
-            JSONWriter.appendString(key, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            JSONWriter.appendString(value, to: &bytes)
-            wrote = true
+        ])
+
+        var prefix: [UInt8] = []
+        prefix.append(contentsOf: #""context":{"library":"#.utf8)
+        prefix.append(contentsOf: library)
+        for member in members { Self.appendMember(member.key, member.value, to: &prefix) }
+        var server = prefix
+        // The mobile prefix stays open inside `device`, where each event adds its id and token.
+        prefix.append(contentsOf: #","device":"#.utf8)
+        prefix.append(contentsOf: (device ?? Array("{}".utf8)).dropLast())
+        if let device {
+            members.append(("device", device))
+            Self.appendMember("device", device, to: &server)
         }
-        contextPrefix = bytes
-        deviceHasMembers = wrote
+        server.append(UInt8(ascii: "}"))
+
+        contextPrefix = prefix
+        deviceHasMembers = device != nil
         self.deviceId = deviceId
+        self.library = library
+        staticMembers = members
+        serverContext = server
     }
 
-    private static func appendObject(_ name: String, _ members: [(String, String?)], to bytes: inout [UInt8]) {
+    /// `{"key":"value",…}` of the members that are present, or `nil` when none is.
+    private static func object(_ members: [(String, String?)]) -> [UInt8]? {
         let present = members.compactMap { key, value in value.map { (key, $0) } }
-        guard !present.isEmpty else { return }
-        bytes.append(UInt8(ascii: ","))
-        JSONWriter.appendString(name, to: &bytes)
-        bytes.append(contentsOf: ":{".utf8)
+        guard !present.isEmpty else { return nil }
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
         for (index, member) in present.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             JSONWriter.appendString(member.0, to: &bytes)
@@ -76,10 +93,28 @@ struct EventEncoder: Sendable {
             JSONWriter.appendString(member.1, to: &bytes)
         }
         bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
+    /// `,"key":value` (`value` already encoded).
+    private static func appendMember(_ key: String, _ value: [UInt8], to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: ","))
+        JSONWriter.appendString(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(contentsOf: value)
     }
 
     /// Appends the JSON object of `event` to `bytes`.
     func encode(_ event: PendingEvent, to bytes: inout [UInt8]) {
+        if let fields = event.server {
+            appendServerEvent(event, fields, to: &bytes)
+            return
+        }
+        if event.kind != .track, event.kind != .identify {
+            // Only server calls have these kinds; one built without fields is encoded with none.
+            appendServerEvent(event, Self.noServerFields, to: &bytes)
+            return
+        }
         if let head = event.encodedHead {
             bytes.append(contentsOf: head)
             if event.encodedWhole { return }
@@ -109,8 +144,10 @@ struct EventEncoder: Sendable {
 
     /// Everything after the timestamp: identity, traits and context, and the closing brace.
     private func appendTail(of event: PendingEvent, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: #","anonymousId":"#.utf8)
-        UnsortedJSONWriter.appendString(event.anonymousId, to: &bytes)
+        if let anonymousId = event.anonymousId {
+            bytes.append(contentsOf: #","anonymousId":"#.utf8)
+            UnsortedJSONWriter.appendString(anonymousId, to: &bytes)
+        }
         if let userId = event.userId, !userId.trimmingWhitespace().isEmpty {
             bytes.append(contentsOf: #","userId":"#.utf8)
             UnsortedJSONWriter.appendString(userId, to: &bytes)
@@ -123,7 +160,7 @@ struct EventEncoder: Sendable {
         bytes.append(contentsOf: contextPrefix)
         if deviceHasMembers { bytes.append(UInt8(ascii: ",")) }
         bytes.append(contentsOf: #""id":"#.utf8)
-        UnsortedJSONWriter.appendString(deviceId ?? event.anonymousId, to: &bytes)
+        UnsortedJSONWriter.appendString(deviceId ?? event.anonymousId ?? "", to: &bytes)
         if let token = event.deviceToken {
             bytes.append(contentsOf: #","token":"#.utf8)
             UnsortedJSONWriter.appendString(token, to: &bytes)
@@ -156,6 +193,115 @@ struct EventEncoder: Sendable {
         bytes.append(contentsOf: #"","timestamp":""#.utf8)
         ISO8601Timestamp.append(millisecondsSince1970: timestampMillis, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    // MARK: Server calls
+
+    private static let noServerFields = PendingEvent.ServerFields()
+
+    /// Appends a server call's event: its spec type and members, the per-call message fields, its own ids, and
+    /// the instance's static context with the call's context merged over it (never the instance's device id or
+    /// token: the instance is the server, not the person's device).
+    private func appendServerEvent(
+        _ event: PendingEvent, _ fields: PendingEvent.ServerFields, to bytes: inout [UInt8]
+    ) {
+        bytes.append(contentsOf: #"{"type":""#.utf8)
+        bytes.append(contentsOf: Self.typeName(event.kind).utf8)
+        bytes.append(UInt8(ascii: "\""))
+        switch event.kind {
+        case .track:
+            bytes.append(contentsOf: #","event":"#.utf8)
+            UnsortedJSONWriter.appendString(event.name, to: &bytes)
+            Self.appendObject("properties", event.payload, to: &bytes)
+        case .page, .screen:
+            if !event.name.isEmpty {
+                bytes.append(contentsOf: #","name":"#.utf8)
+                UnsortedJSONWriter.appendString(event.name, to: &bytes)
+            }
+            if let category = fields.category, !category.isEmpty {
+                bytes.append(contentsOf: #","category":"#.utf8)
+                UnsortedJSONWriter.appendString(category, to: &bytes)
+            }
+            Self.appendObject("properties", event.payload, to: &bytes)
+        case .identify:
+            Self.appendObject("traits", event.payload, to: &bytes)
+        case .group:
+            bytes.append(contentsOf: #","groupId":"#.utf8)
+            UnsortedJSONWriter.appendString(fields.groupId ?? "", to: &bytes)
+            Self.appendObject("traits", event.payload, to: &bytes)
+        case .alias:
+            bytes.append(contentsOf: #","previousId":"#.utf8)
+            UnsortedJSONWriter.appendString(fields.previousId ?? "", to: &bytes)
+        }
+        if let hostId = fields.messageId {
+            bytes.append(contentsOf: #","messageId":"#.utf8)
+            UnsortedJSONWriter.appendString(hostId, to: &bytes)
+            bytes.append(contentsOf: #","timestamp":""#.utf8)
+            ISO8601Timestamp.append(millisecondsSince1970: event.timestampMillis, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
+        } else {
+            Self.appendStamp(messageId: event.messageId, timestampMillis: event.timestampMillis, to: &bytes)
+        }
+        if let anonymousId = event.anonymousId {
+            bytes.append(contentsOf: #","anonymousId":"#.utf8)
+            UnsortedJSONWriter.appendString(anonymousId, to: &bytes)
+        }
+        if let userId = event.userId, event.kind == .alias || !userId.trimmingWhitespace().isEmpty {
+            bytes.append(contentsOf: #","userId":"#.utf8)
+            UnsortedJSONWriter.appendString(userId, to: &bytes)
+        }
+        if let integrations = fields.integrations {
+            bytes.append(contentsOf: #","integrations":"#.utf8)
+            UnsortedJSONWriter.appendValue(.object(integrations), to: &bytes)
+        }
+        bytes.append(UInt8(ascii: ","))
+        appendServerContext(fields.context, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// `"context":{…}`: `library` (always the SDK's), each static member the call does not replace, then the
+    /// call's own members.
+    private func appendServerContext(_ own: [String: JSONValue], to bytes: inout [UInt8]) {
+        guard !own.isEmpty, own.count > 1 || own["library"] == nil else {
+            bytes.append(contentsOf: serverContext)
+            return
+        }
+        bytes.append(contentsOf: #""context":{"library":"#.utf8)
+        bytes.append(contentsOf: library)
+        for member in staticMembers where own[member.key] == nil {
+            Self.appendMember(member.key, member.value, to: &bytes)
+        }
+        for (key, value) in own where key != "library" {
+            bytes.append(UInt8(ascii: ","))
+            UnsortedJSONWriter.appendString(key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            UnsortedJSONWriter.appendValue(value, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// `,"key":{…}`: `value` when it is an object, else `{}`.
+    private static func appendObject(_ key: String, _ value: JSONValue, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: ","))
+        UnsortedJSONWriter.appendString(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        if case .object = value {
+            UnsortedJSONWriter.appendValue(value, to: &bytes)
+        } else {
+            bytes.append(contentsOf: "{}".utf8)
+        }
+    }
+
+    /// The spec's `type` of `kind`.
+    static func typeName(_ kind: PendingEvent.Kind) -> String {
+        switch kind {
+        case .track: "track"
+        case .identify: "identify"
+        case .page: "page"
+        case .screen: "screen"
+        case .group: "group"
+        case .alias: "alias"
+        }
     }
 
     /// The encoded event as `Data`.

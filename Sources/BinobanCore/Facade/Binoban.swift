@@ -79,18 +79,13 @@ public final class Binoban: Sendable {
     /// The event is stamped with a message id, the time and the current identity now, and encoded and stored
     /// off the caller's thread. Dropped silently while ``enabled`` is `false`.
     public func track(name: String, properties: JSONValue = [:]) {
-        accept(.track, name: name, payload: properties, identity: nil)
+        accept(.track, name: name, payload: properties)
     }
 
     /// Records an event with properties given as `[String: Any]`; values JSON cannot carry are dropped and
     /// reported (``BinobanError/Kind/propertyConversion``).
     public func track(name: String, properties: [String: Any]) {
         track(name: name, properties: convert(properties))
-    }
-
-    /// Records an event with the identity given for this event only; the instance's identity is unchanged.
-    public func track(name: String, properties: JSONValue = [:], as identity: BinobanEventIdentity) {
-        accept(.track, name: name, payload: properties, identity: identity)
     }
 
     /// Records an event like `track(name:properties:)`, but instead of ever dropping an event it suspends
@@ -315,9 +310,10 @@ public final class Binoban: Sendable {
 
     // MARK: Helpers
 
-    /// Stamps an event and hands it to the intake; `false` when the instance is disabled, paused or stopped.
+    /// Stamps a mobile event with the current identity and hands it to the intake; `false` when the instance is
+    /// disabled, paused or stopped. Server calls go through `acceptServerCall`.
     @discardableResult
-    func accept(_ kind: PendingEvent.Kind, name: String, payload: JSONValue, identity: BinobanEventIdentity?) -> Bool {
+    func accept(_ kind: PendingEvent.Kind, name: String, payload: JSONValue) -> Bool {
         guard let runtime else { return false }
         let messageId = MessageID.random(from: runtime.random)
         let now = configuration.wallClock.currentMillisecondsSince1970()
@@ -337,8 +333,8 @@ public final class Binoban: Sendable {
                 payload: head == nil ? payload : .null,
                 messageId: messageId,
                 timestampMillis: now,
-                anonymousId: identity?.anonymousId ?? current.anonymousId,
-                userId: identity == nil ? current.userId : identity?.userId,
+                anonymousId: current.anonymousId,
+                userId: current.userId,
                 deviceToken: current.deviceToken,
                 encodedHead: head
             )
@@ -350,10 +346,10 @@ public final class Binoban: Sendable {
     }
 
     /// The instance's debug lines (written only while ``debugLogsEnabled`` is on).
-    private var debugLog: BinobanDebugLog { BinobanDebugLog(for: configuration) }
+    var debugLog: BinobanDebugLog { BinobanDebugLog(for: configuration) }
 
     /// Whether debug lines are written: one read of the switch, and of the configuration only while it is off.
-    private var debugLogIsOn: Bool { BinobanDebugLog.isOn(forThisInstance: configuration.debugLogsForThisInstance) }
+    var debugLogIsOn: Bool { BinobanDebugLog.isOn(forThisInstance: configuration.debugLogsForThisInstance) }
 
     func convert(_ dictionary: [String: Any]) -> JSONValue {
         let conversion = JSONValue.convert(dictionary)

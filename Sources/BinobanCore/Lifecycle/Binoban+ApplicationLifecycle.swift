@@ -58,7 +58,7 @@ extension Binoban {
                 runtime.intake.changeIdentity({ $0.application = release }, thenEmit: nil)
                 return false
             case .track(let name, let properties):
-                return accept(.track, name: name, payload: properties, identity: nil)
+                return accept(.track, name: name, payload: properties)
             case .flush:
                 _ = runtime.intake.requestFlush(waiterID: nil)
                 return false

@@ -22,20 +22,28 @@ public struct UploadedBatch: Sendable, Hashable, Decodable {
 
 /// One uploaded event, decoded with `JSONDecoder`; optional fields are `nil` when absent from the JSON.
 public struct UploadedEvent: Sendable, Hashable, Decodable {
-    /// `track` or `identify`.
+    /// The spec type: `track`, `identify`, `page`, `screen`, `group` or `alias`.
     public var type: String
     /// The event name (track).
     public var event: String?
-    /// The properties (track).
+    /// The page or screen name (page, screen; omitted when not given).
+    public var name: String?
+    /// The page or screen category (page, screen; omitted when not given).
+    public var category: String?
+    /// The properties (track, page, screen).
     public var properties: JSONValue?
-    /// The traits (identify, omitted when empty).
+    /// The traits (identify, group; a mobile identify omits them when empty).
     public var traits: JSONValue?
+    /// The group's id (group).
+    public var groupId: String?
+    /// The previous id (alias).
+    public var previousId: String?
     /// The message id.
     public var messageId: String
     /// The timestamp.
     public var timestamp: String
-    /// The anonymous id.
-    public var anonymousId: String
+    /// The anonymous id; `nil` for a server call with a userId only, and for alias.
+    public var anonymousId: String?
     /// The user id (omitted when blank).
     public var userId: String?
     /// The context.
@@ -46,7 +54,8 @@ public struct UploadedEvent: Sendable, Hashable, Decodable {
     public var metadata: JSONValue?
 
     private enum CodingKeys: String, CodingKey {
-        case type, event, properties, traits, messageId, timestamp, anonymousId, userId, context, integrations
+        case type, event, name, category, properties, traits, groupId, previousId, messageId, timestamp, anonymousId
+        case userId, context, integrations
         case metadata = "_metadata"
     }
 }

@@ -124,6 +124,47 @@ public struct BinobanScenario: Sendable, Hashable {
         case networkError
     }
 
+    /// A server call of a scenario step: the call, its arguments, its identity and its message fields.
+    public struct ServerCall: Sendable, Hashable {
+        /// Which server call.
+        public enum Kind: String, Sendable, Hashable, CaseIterable {
+            case track, identify, page, screen, group, alias
+        }
+
+        /// Which server call.
+        public var kind: Kind
+        /// The event name (track) or the page or screen name.
+        public var name: String?
+        /// The page or screen category.
+        public var category: String?
+        /// `properties` (track, page, screen) or `traits` (identify, group).
+        public var payload: JSONValue
+        /// The per-call identity (alias: its `userId` is the alias's).
+        public var identity: BinobanEventIdentity
+        /// The group's id (group).
+        public var groupId: String?
+        /// The alias's previous id (alias).
+        public var previousId: String?
+        /// The per-call message fields.
+        public var fields: BinobanMessageFields
+
+        /// Creates a server call.
+        public init(
+            kind: Kind, name: String? = nil, category: String? = nil, payload: JSONValue = [:],
+            identity: BinobanEventIdentity = BinobanEventIdentity(), groupId: String? = nil,
+            previousId: String? = nil, fields: BinobanMessageFields = BinobanMessageFields()
+        ) {
+            self.kind = kind
+            self.name = name
+            self.category = category
+            self.payload = payload
+            self.identity = identity
+            self.groupId = groupId
+            self.previousId = previousId
+            self.fields = fields
+        }
+    }
+
     /// One input at a virtual time.
     public struct Step: Sendable, Hashable {
         /// Virtual milliseconds since the start.
@@ -146,6 +187,9 @@ public struct BinobanScenario: Sendable, Hashable {
         case identify(userId: String, traits: JSONValue)
         /// `screen(title:properties:)`.
         case screen(title: String, properties: JSONValue)
+        /// One of the server calls (`binoban.server.track`, `.identify`, `.page`, `.screen`, `.group`,
+        /// `.alias`), with its per-call identity and message fields.
+        case server(ServerCall)
         /// `reset()`.
         case reset
         /// `setDeviceToken(token:)`.

@@ -250,6 +250,8 @@ public enum BinobanScenarioDecoder: Sendable {
             try only(["title", "properties"])
             result = .screen(
                 title: try required(input.string("title"), "title"), properties: try input.object("properties"))
+        case let name where name.hasPrefix("server."):
+            result = .server(try serverCall(input, kind: String(name.dropFirst("server.".count))))
         case "reset":
             try only([])
             result = .reset
@@ -330,6 +332,50 @@ public enum BinobanScenarioDecoder: Sendable {
             throw Failure(path: input.path + ".type", message: "unknown input \"\(type)\"")
         }
         return BinobanScenario.Step(at: Int64(at), input: result)
+    }
+
+    /// A `server.<call>` input: its fields, the ids and the message fields.
+    private static func serverCall(_ input: Reader, kind name: String) throws(Failure) -> BinobanScenario.ServerCall {
+        typealias Kind = BinobanScenario.ServerCall.Kind
+        guard let kind = Kind(rawValue: name) else {
+            throw Failure(
+                path: input.path + ".type",
+                message: "unknown server call (allowed: "
+                    + Kind.allCases.map { "server.\($0.rawValue)" }.joined(separator: ", ") + ")")
+        }
+        let own: [String] =
+            switch kind {
+            case .track: ["name", "properties"]
+            case .page, .screen: ["name", "category", "properties"]
+            case .identify: ["traits"]
+            case .group: ["groupId", "traits"]
+            case .alias: ["previousId"]
+            }
+        let ids = kind == .alias ? ["userId"] : ["userId", "anonymousId"]
+        try input.allow(Set(["type", "messageId", "timestamp", "context", "integrations"] + own + ids))
+        func required(_ field: String) throws(Failure) -> String {
+            guard let value = try input.string(field) else {
+                throw Failure(path: "\(input.path).\(field)", message: "is required")
+            }
+            return value
+        }
+        var call = BinobanScenario.ServerCall(kind: kind)
+        call.identity = BinobanEventIdentity(
+            userId: try input.string("userId"), anonymousId: try input.string("anonymousId"))
+        call.name = kind == .track ? try required("name") : try input.string("name")
+        call.category = try input.string("category")
+        call.payload = try input.object(kind == .identify || kind == .group ? "traits" : "properties")
+        if kind == .group { call.groupId = try required("groupId") }
+        if kind == .alias {
+            call.identity = BinobanEventIdentity(userId: try required("userId"))
+            call.previousId = try required("previousId")
+        }
+        call.fields = BinobanMessageFields(
+            timestamp: try input.integer("timestamp").map { Date(timeIntervalSince1970: Double($0) / 1_000) },
+            messageId: try input.string("messageId"),
+            context: try input.object("context").objectValue ?? [:],
+            integrations: input.value("integrations") == nil ? nil : try input.object("integrations").objectValue)
+        return call
     }
 
     /// Reads the members of one JSON object, naming the path in every error.

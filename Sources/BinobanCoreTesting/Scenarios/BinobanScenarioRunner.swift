@@ -82,6 +82,7 @@ public enum BinobanScenarioRunner: Sendable {
                 }
             case .identify(let userId, let traits): binoban.identify(userId: userId, traits: traits)
             case .screen(let title, let properties): binoban.server.screen(title: title, properties: properties)
+            case .server(let call): perform(call, on: binoban.server)
             case .reset: binoban.reset()
             case .setDeviceToken(let token): binoban.setDeviceToken(token: token)
             case .setFlushAt(let value): binoban.flushAt = value
@@ -191,6 +192,24 @@ public enum BinobanScenarioRunner: Sendable {
         switch answer {
         case .status(let status, let headers): return .status(status, headers: headers)
         case .networkError: return .networkError
+        }
+    }
+
+    /// Makes one server call of a scenario step.
+    private static func perform(_ call: BinobanScenario.ServerCall, on server: BinobanServerEvents) {
+        let (identity, fields) = (call.identity, call.fields)
+        switch call.kind {
+        case .track: server.track(name: call.name ?? "", properties: call.payload, as: identity, fields: fields)
+        case .identify: server.identify(traits: call.payload, as: identity, fields: fields)
+        case .page:
+            server.page(
+                name: call.name, category: call.category, properties: call.payload, as: identity, fields: fields)
+        case .screen:
+            server.screen(
+                name: call.name, category: call.category, properties: call.payload, as: identity, fields: fields)
+        case .group: server.group(groupId: call.groupId ?? "", traits: call.payload, as: identity, fields: fields)
+        case .alias:
+            server.alias(userId: call.identity.userId ?? "", previousId: call.previousId ?? "", fields: fields)
         }
     }
 }

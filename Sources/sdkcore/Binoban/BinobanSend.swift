@@ -153,7 +153,6 @@ struct BinobanSend {
             config.flushAt = options.flushAt
             config.flushInterval = 5
             config.uploadMaxRetries = options.maxRetries
-            config.wallClock = LineTimestampWallClock()
             config.errorHandler = { error in
                 // A refused configuration is said once, by the tool, with what to do about it.
                 if error.kind == .invalidConfiguration {
@@ -212,7 +211,7 @@ struct BinobanSend {
                 return bad(error.description)
             }
             ledger.register(line: number, hashThroughLine: hash)
-            LineTimestampWallClock.stamping(parsed.timestampMillis) { Self.deliver(parsed, to: instance) }
+            Self.deliver(parsed, to: instance)
             await ledger.waitUntilOutstanding(below: SendCommandLimits.maxOutstanding)
             return nil
         }
@@ -259,28 +258,26 @@ struct BinobanSend {
             + "use a new --storage directory to send a different input"
     }
 
-    /// Makes the one call a line stands for.
+    /// Makes the one server call a line stands for, with the line's ids and message fields. A line without ids
+    /// carries the tool's own anonymousId (the server calls' rule for an identity with neither id).
     static func deliver(_ line: SendLine, to instance: Binoban) {
-        let identity =
-            line.userId == nil && line.anonymousId == nil
-            ? nil : BinobanEventIdentity(userId: line.userId, anonymousId: line.anonymousId)
+        let identity = BinobanEventIdentity(userId: line.userId, anonymousId: line.anonymousId)
+        let server = instance.server
         switch line.kind {
-        case .identify:
-            instance.identify(userId: line.userId ?? "", traits: line.payload)
         case .track:
-            if let identity {
-                instance.track(name: line.name, properties: line.payload, as: identity)
-            } else {
-                instance.track(name: line.name, properties: line.payload)
-            }
+            server.track(name: line.name ?? "", properties: line.payload, as: identity, fields: line.fields)
+        case .identify:
+            server.identify(traits: line.payload, as: identity, fields: line.fields)
+        case .page:
+            server.page(
+                name: line.name, category: line.category, properties: line.payload, as: identity, fields: line.fields)
         case .screen:
-            var properties = line.payload.objectValue ?? [:]
-            properties["name"] = .string(line.name)
-            if let identity {
-                instance.track(name: "screen", properties: .object(properties), as: identity)
-            } else {
-                instance.server.screen(title: line.name, properties: line.payload)
-            }
+            server.screen(
+                name: line.name, category: line.category, properties: line.payload, as: identity, fields: line.fields)
+        case .group:
+            server.group(groupId: line.groupId ?? "", traits: line.payload, as: identity, fields: line.fields)
+        case .alias:
+            server.alias(userId: line.userId ?? "", previousId: line.previousId ?? "", fields: line.fields)
         }
     }
 }

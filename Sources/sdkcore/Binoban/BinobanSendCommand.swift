@@ -50,17 +50,22 @@ struct BinobanSendCommand: Command {
 
           {"type": "track", "name": "purchase", "properties": {"item": "shoes"}, "userId": "u1"}
           {"type": "identify", "userId": "u1", "traits": {"plan": "pro"}}
-          {"type": "screen", "name": "Checkout", "properties": {"step": 2}, "anonymousId": "a1"}
+          {"type": "page", "name": "Pricing", "properties": {"path": "/pricing"}, "anonymousId": "a1"}
+          {"type": "group", "groupId": "company-7", "traits": {"plan": "pro"}, "userId": "u1"}
+          {"type": "alias", "userId": "u1", "previousId": "a1", "messageId": "alias-u1"}
 
         FIELDS:
-          type         track | identify | screen (required)
-          name, event  the event name (track) or screen title (screen), required for those; one of the two
-          properties   an object (track, screen)
-          traits       an object (identify): replaces the traits, as identify does
-          userId       track/screen: this event's user (the tool's own identity is untouched);
-                       identify: the user identified from now on (blank keeps the current one)
-          anonymousId  track/screen only: this event's anonymousId (default: the tool's persisted one)
+          type         track | identify | page | screen | group | alias (required)
+          name, event  track: the event name, required (one of the two); page/screen: the name, optional
+          category     page/screen: optional
+          properties   an object (track, page, screen)
+          traits       an object (identify, group)
+          groupId      group: required;   previousId  alias: required (with userId)
+          userId       this event's user; anonymousId  this event's anonymousId (not for alias). A line with
+                       neither carries the tool's own anonymousId; the tool's identity never changes
           timestamp    optional event time: ISO-8601 ("2026-08-02T12:00:00.000Z") or milliseconds since 1970
+          messageId    optional id (default: a random UUID); context, integrations: optional objects, sent
+                       as the server calls send them (context merged over the tool's, library kept)
         Blank lines are skipped. A line that is not a JSON object, has any other field or a wrong type, or is
         longer than 1 MiB (1048576 bytes) is bad: reported with its number on standard error and skipped.
 

@@ -32,10 +32,8 @@ struct CountingTransport: BinobanEventTransport {
 /// 200 without sending anything.
 struct PrintingTransport: BinobanEventTransport {
     func send(_ request: BinobanTransportRequest) async throws -> BinobanTransportResponse {
-        let text =
-            (try? JSONDecoder().decode(JSONValue.self, from: request.body))?.jsonString()
-            ?? String(decoding: request.body, as: UTF8.self)
-        print(text)
+        // The body exactly as it would be sent: compact JSON, one line (strings escape their line breaks).
+        print(String(decoding: request.body, as: UTF8.self))
         return BinobanTransportResponse(statusCode: 200)
     }
 }

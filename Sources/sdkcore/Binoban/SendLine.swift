@@ -6,25 +6,31 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One valid input line of `sdkcore binoban send`, ready to hand to the instance.
+/// One valid input line of `sdkcore binoban send`, ready to hand to the instance as one server call.
 struct SendLine: Sendable, Hashable {
-    /// Which call the line becomes.
-    enum Kind: String, Sendable, Hashable {
-        case track, identify, screen
+    /// Which call the line becomes (its `type`).
+    enum Kind: String, Sendable, Hashable, CaseIterable {
+        case track, identify, page, screen, group, alias
     }
 
     /// Which call the line becomes.
     var kind: Kind
-    /// The event name (track) or the screen title (screen); empty for identify.
-    var name: String
-    /// `properties` (track, screen) or `traits` (identify); an object.
+    /// The event name (track, required) or the page or screen name (optional); `nil` otherwise.
+    var name: String?
+    /// The page or screen `category`, if any.
+    var category: String?
+    /// `properties` (track, page, screen) or `traits` (identify, group); an object (`{}` for alias).
     var payload: JSONValue
-    /// The per-line userId, if any.
+    /// The per-line userId, if any (required for alias).
     var userId: String?
-    /// The per-line anonymousId, if any (track and screen only).
+    /// The per-line anonymousId, if any (not for alias).
     var anonymousId: String?
-    /// The event time in milliseconds since 1970, when the line gives one.
-    var timestampMillis: Int64?
+    /// The group's `groupId` (group only, required).
+    var groupId: String?
+    /// The alias's `previousId` (alias only, required).
+    var previousId: String?
+    /// The message fields the line gives: `timestamp`, `messageId`, `context`, `integrations`.
+    var fields = BinobanMessageFields()
 
     /// Why a line was refused: the message names the field.
     struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
@@ -32,8 +38,24 @@ struct SendLine: Sendable, Hashable {
     }
 
     static let allowedFields: Set<String> = [
-        "type", "name", "event", "properties", "traits", "userId", "anonymousId", "timestamp",
+        "type", "name", "event", "category", "properties", "traits", "userId", "anonymousId", "groupId",
+        "previousId", "timestamp", "messageId", "context", "integrations",
     ]
+
+    /// The members each kind takes besides `type`, the ids and the message fields.
+    private static let ownFields: [Kind: Set<String>] = [
+        .track: ["name", "event", "properties"],
+        .identify: ["traits"],
+        .page: ["name", "category", "properties"],
+        .screen: ["name", "category", "properties"],
+        .group: ["groupId", "traits"],
+        .alias: ["previousId"],
+    ]
+
+    /// `"track", "identify", …` for the problem messages.
+    private static var kindList: String {
+        Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+    }
 
     /// Parses one line (its bytes without the newline; already known to be non-blank). The problems name fields
     /// and the kind of value found, never the value.
@@ -55,44 +77,74 @@ struct SendLine: Sendable, Hashable {
             )
         }
         guard let typeValue = object["type"] else {
-            throw Problem(description: "type: is required (track, identify or screen)")
+            throw Problem(description: "type: is required (\(Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         guard let typeName = typeValue.stringValue, let kind = Kind(rawValue: typeName) else {
             let found = typeValue.stringValue == nil ? kindName(of: typeValue) : "a different string"
-            throw Problem(description: "type: expected \"track\", \"identify\" or \"screen\", found \(found)")
+            throw Problem(description: "type: expected one of \(kindList), found \(found)")
         }
-        var line = SendLine(kind: kind, name: "", payload: [:])
+        let kindFields = ownFields[kind] ?? []
+        let otherKindsFields = Set(ownFields.values.joined()).subtracting(kindFields)
+        if let misplaced = object.keys.filter({ otherKindsFields.contains($0) }).sorted().first {
+            let takers = Kind.allCases.filter { ownFields[$0]?.contains(misplaced) == true }.map(\.rawValue)
+            throw Problem(
+                description: "\(misplaced): not for \(kind.rawValue) (only \(takers.joined(separator: ", ")))")
+        }
+        var line = SendLine(kind: kind, payload: [:])
         line.userId = try optionalString(object, "userId")
         line.anonymousId = try optionalString(object, "anonymousId")
-        line.timestampMillis = try timestamp(object["timestamp"])
+        line.fields.timestamp = try timestamp(object["timestamp"])
+        line.fields.messageId = try optionalString(object, "messageId")
+        line.fields.context = try optionalObject(object, "context") ?? [:]
+        line.fields.integrations = try optionalObject(object, "integrations")
         switch kind {
-        case .track, .screen:
-            if object["traits"] != nil { throw Problem(description: "traits: only for identify (use properties)") }
+        case .track:
             if object["name"] != nil, object["event"] != nil {
                 throw Problem(description: "give either name or event, not both")
             }
             var name = try optionalString(object, "name")
             if name == nil { name = try optionalString(object, "event") }
             guard let name, !name.allSatisfy(\.isWhitespace) else {
-                throw Problem(
-                    description: "name: is required for \(kind.rawValue) (a non-empty string; \"event\" also works)")
+                throw Problem(description: "name: is required for track (a non-empty string; \"event\" also works)")
             }
             line.name = name
             line.payload = try payloadObject(object, "properties")
+        case .page, .screen:
+            line.name = try optionalString(object, "name")
+            line.category = try optionalString(object, "category")
+            line.payload = try payloadObject(object, "properties")
         case .identify:
-            if object["properties"] != nil {
-                throw Problem(description: "properties: only for track and screen (use traits)")
-            }
-            if object["name"] != nil || object["event"] != nil {
-                throw Problem(description: "name/event: identify has no name")
-            }
-            if line.anonymousId != nil {
-                throw Problem(
-                    description: "anonymousId: not supported on identify (identify changes the tool's own identity)")
-            }
             line.payload = try payloadObject(object, "traits")
+        case .group:
+            line.groupId = try requiredString(object, "groupId", for: kind)
+            line.payload = try payloadObject(object, "traits")
+        case .alias:
+            if object["anonymousId"] != nil {
+                throw Problem(description: "anonymousId: not for alias (an alias links previousId to userId)")
+            }
+            line.userId = try requiredString(object, "userId", for: kind)
+            line.previousId = try requiredString(object, "previousId", for: kind)
         }
         return line
+    }
+
+    private static func requiredString(
+        _ object: [String: JSONValue], _ key: String, for kind: Kind
+    ) throws(Problem) -> String {
+        guard let text = try optionalString(object, key), !text.allSatisfy(\.isWhitespace) else {
+            throw Problem(description: "\(key): is required for \(kind.rawValue) (a non-empty string)")
+        }
+        return text
+    }
+
+    private static func optionalObject(
+        _ object: [String: JSONValue], _ key: String
+    ) throws(Problem) -> [String: JSONValue]? {
+        guard let value = object[key], !value.isNull else { return nil }
+        guard let members = value.objectValue else {
+            throw Problem(description: "\(key): expected an object, found \(kindName(of: value))")
+        }
+        return members
     }
 
     private static func optionalString(_ object: [String: JSONValue], _ key: String) throws(Problem) -> String? {
@@ -112,17 +164,17 @@ struct SendLine: Sendable, Hashable {
     }
 
     /// An ISO-8601 string (`2026-08-02T12:00:00Z`, fractional seconds allowed) or whole milliseconds since 1970.
-    private static func timestamp(_ value: JSONValue?) throws(Problem) -> Int64? {
+    private static func timestamp(_ value: JSONValue?) throws(Problem) -> Date? {
         guard let value, !value.isNull else { return nil }
-        if case .int(let milliseconds) = value, milliseconds >= 0 { return Int64(milliseconds) }
+        if case .int(let milliseconds) = value, milliseconds >= 0 {
+            return Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
+        }
         if let text = value.stringValue {
             let styles = [
                 Date.ISO8601FormatStyle(includingFractionalSeconds: true), Date.ISO8601FormatStyle(),
             ]
             for style in styles {
-                if let date = try? style.parse(text) {
-                    return Int64((date.timeIntervalSince1970 * 1000).rounded())
-                }
+                if let date = try? style.parse(text) { return date }
             }
         }
         throw Problem(

@@ -42,7 +42,7 @@ enum BinobanDemo {
         binoban.identify(userId: "user_123", traits: ["email": "ada@example.com", "plan": "pro"])
         binoban.server.screen(title: "Checkout")
         binoban.track(name: "purchase", properties: ["item": "shoes", "price": 49.99, "currency": "EUR"])
-        binoban.track(name: "order_shipped", as: BinobanEventIdentity(userId: "customer-42"))
+        binoban.server.track(name: "order_shipped", as: BinobanEventIdentity(userId: "customer-42"))
         let flush = await binoban.flushAndWait()
         await binoban.shutdown(gracePeriod: .seconds(2))
 
@@ -66,6 +66,6 @@ enum BinobanDemo {
     static func label(_ event: JSONValue) -> String {
         let type = event["type"]?.stringValue ?? "?"
         if type == "identify" { return "identify \(event["userId"]?.stringValue ?? "")" }
-        return "\(type) \(event["event"]?.stringValue ?? "")"
+        return "\(type) \(event["event"]?.stringValue ?? event["name"]?.stringValue ?? "")"
     }
 }

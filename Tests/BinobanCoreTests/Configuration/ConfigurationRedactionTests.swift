@@ -41,7 +41,7 @@ struct ConfigurationRedactionTests {
         }
         #expect(
             String(describing: configuration).hasPrefix(
-                #"Configuration(apiKey: <redacted>, sourceIdentifier: "SOURCE", apiHost: "api.binoban.io", uploadPath: "/b", flushAt: 20,"#
+                #"Configuration(apiKey: <redacted>, sourceIdentifier: "SOURCE", apiHost: "api.binoban.io", allowsCleartextHost: false, uploadPath: "/b", flushAt: 20,"#
             ))
         #expect(String(describing: configuration).contains("transport: ScriptedTransport"))
         #expect(String(describing: configuration).contains("errorHandler: set"))
@@ -54,7 +54,7 @@ struct ConfigurationRedactionTests {
         #expect(mirror.displayStyle == .struct)
         #expect(children.first?.0 == "apiKey")
         #expect(children.first?.1 == "<redacted>")
-        #expect(children.count == 33)
+        #expect(children.count == 34)
         #expect(!children.contains { Self.leaks($0.1) })
         #expect(Set(children.map(\.0)).count == children.count)
     }

@@ -70,6 +70,36 @@ struct ConfigurationTests {
         #expect(loopback.endpoint?.absoluteString == "http://127.0.0.1:8080/b")
     }
 
+    @Test("allowsCleartextHost keeps an explicit http:// on any host (reported); it never downgrades another host")
+    func cleartextHostOptIn() {
+        #expect(Configuration(apiKey: "k", sourceIdentifier: "s").allowsCleartextHost == false)
+        let allowed = validated {
+            $0.apiHost = "http://ingest.internal:8080/prefix"
+            $0.allowsCleartextHost = true
+        }
+        #expect(allowed.isValid)
+        #expect(allowed.endpoint?.absoluteString == "http://ingest.internal:8080/prefix/b")
+        #expect(allowed.adjustments.contains { $0.contains("plain HTTP") && $0.contains("allowsCleartextHost") })
+        let notAllowed = validated { $0.apiHost = "http://ingest.internal:8080" }
+        #expect(notAllowed.endpoint?.absoluteString == "https://ingest.internal:8080/b")
+        // Without an explicit http:// the opt-in changes nothing.
+        for host in ["ingest.internal", "https://ingest.internal"] {
+            let secure = validated {
+                $0.apiHost = host
+                $0.allowsCleartextHost = true
+            }
+            #expect(secure.endpoint?.absoluteString == "https://ingest.internal/b")
+            #expect(!secure.adjustments.contains { $0.contains("plain HTTP") })
+        }
+        // Loopback stays plain HTTP either way, and says why.
+        let loopback = validated {
+            $0.apiHost = "http://127.0.0.1:8080"
+            $0.allowsCleartextHost = true
+        }
+        #expect(loopback.endpoint?.absoluteString == "http://127.0.0.1:8080/b")
+        #expect(loopback.adjustments.contains { $0.contains("loopback") })
+    }
+
     @Test(
         "Blank credentials or a host that is not a host make the configuration invalid",
         arguments: ["", "   ", "not a host", "api..", "ftp://x.io", "host:99999", "-bad.io", "a.io/pa th", "[zz]"]

@@ -92,9 +92,9 @@ struct GoldenBatchTests {
         #expect(registered["context"] == context(token: "fcm:AAA"))
 
         let screen = batch[3]
-        #expect(screen["type"] == "track")
-        #expect(screen["event"] == "screen")
-        #expect(screen["properties"] == ["name": "Home", "from": "menu"])
+        #expect(screen["type"] == "screen")
+        #expect(screen["name"] == "Home")
+        #expect(screen["properties"] == ["from": "menu"])
 
         let ids = batch.compactMap { $0["messageId"]?.stringValue }
         #expect(Set(ids).count == 4)

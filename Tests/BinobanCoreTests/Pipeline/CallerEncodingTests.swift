@@ -94,6 +94,6 @@ struct CallerEncodingTests {
         #expect(runs.sorted { ($0.first ?? 0) < ($1.first ?? 0) }.flatMap { $0 } == Array(0..<(2 * count)))
         #expect(events.allSatisfy { $0.properties?["s"] == "x\"y" })
         #expect(Set(events.map(\.messageId)).count == 2 * count)
-        #expect(events.allSatisfy { $0.event == "e" && $0.type == "track" && !$0.anonymousId.isEmpty })
+        #expect(events.allSatisfy { $0.event == "e" && $0.type == "track" && !($0.anonymousId ?? "").isEmpty })
     }
 }

@@ -27,7 +27,8 @@ struct BinobanScenarioFileTests {
             }
         }
         let allInputs: Set<String> = [
-            "track", "identify", "screen", "reset", "setDeviceToken", "setFlushAt", "setFlushInterval", "setEnabled",
+            "track", "identify", "screen", "server.track", "server.identify", "server.page", "server.screen",
+            "server.group", "server.alias", "reset", "setDeviceToken", "setFlushAt", "setFlushInterval", "setEnabled",
             "flush", "flushAwait", "awaitFlush", "advance", "initializeNotifications",
             "onNewToken", "onApplicationDidReceiveRemoteNotification", "onWillPresentForwarded",
             "onDidReceiveForwarded", "onNotificationOpened", "attachNotifications", "detachNotifications",

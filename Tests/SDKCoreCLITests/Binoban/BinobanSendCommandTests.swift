@@ -41,13 +41,88 @@ struct BinobanSendCommandTests {
         let identify = try #require(events.first { $0["type"] as? String == "identify" })
         #expect(identify["userId"] as? String == "u2")
         #expect((identify["traits"] as? [String: Any])?["plan"] as? String == "pro")
-        let screen = try #require(events.first { $0["event"] as? String == "screen" })
+        let screen = try #require(events.first { $0["type"] as? String == "screen" })
         #expect(screen["anonymousId"] as? String == "anon-9")
-        #expect((screen["properties"] as? [String: Any])?["name"] as? String == "Checkout")
+        #expect(screen["name"] as? String == "Checkout")
+        #expect(screen["properties"] as? [String: Any] != nil)
         let request = try #require(server.requests.first)
         #expect(request.path == "/b")
         #expect(request.value(forHeader: "Authorization") == "Basic S0VZOg==")
         #expect(output.standardError.contains("3 sent, 0 failed"))
+    }
+
+    @Test func everyCallTypeAndMessageFieldIsSentAsTheLineGivesIt() async throws {
+        let input = """
+            {"type": "page", "name": "Pricing", "category": "Docs", "properties": {"path": "/pricing"}, "userId": "u1", "messageId": "m-page", "timestamp": "2026-01-02T03:04:05.678Z", "context": {"ip": "203.0.113.7", "library": {"name": "x"}}, "integrations": {"All": false}}
+            {"type": "screen", "anonymousId": "a1", "messageId": "m-screen"}
+            {"type": "group", "groupId": "g1", "traits": {"plan": "pro"}, "userId": "u1", "messageId": "m-group"}
+            {"type": "alias", "userId": "u1", "previousId": "a1", "messageId": "m-alias", "timestamp": 1767323045678}
+            {"type": "identify", "userId": "u2", "anonymousId": "a2", "traits": {"email": "e"}, "messageId": "m-identify"}
+            {"type": "track", "event": "Bought", "userId": "u3", "messageId": "quote \\\" id"}
+            """
+        let output = try await SDKCoreProcess.run(
+            ["binoban", "send", "--dry-run", "--api-key", "K", "--source", "SRC", "-"], input: input)
+        #expect(output.status == 0, "\(output.standardError)")
+        let envelopes = try output.standardOutput.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let events = envelopes.flatMap { ($0["batch"] as? [[String: Any]]) ?? [] }
+        let byId = Dictionary(uniqueKeysWithValues: events.map { ($0["messageId"] as? String ?? "", $0) })
+        #expect(byId.count == 6)
+        let page = try #require(byId["m-page"])
+        #expect(page["type"] as? String == "page")
+        #expect(page["name"] as? String == "Pricing")
+        #expect(page["category"] as? String == "Docs")
+        #expect((page["properties"] as? [String: Any])?["path"] as? String == "/pricing")
+        #expect(page["timestamp"] as? String == "2026-01-02T03:04:05.678Z")
+        #expect(page["userId"] as? String == "u1")
+        #expect(page["anonymousId"] == nil)
+        #expect((page["integrations"] as? [String: Any])?["All"] as? Bool == false)
+        let context = try #require(page["context"] as? [String: Any])
+        #expect(context["ip"] as? String == "203.0.113.7")
+        #expect((context["library"] as? [String: Any])?["name"] as? String == "binoban-core-swift")
+        #expect(context["device"] == nil)
+        let screen = try #require(byId["m-screen"])
+        #expect(screen["type"] as? String == "screen")
+        #expect(screen["name"] == nil)
+        #expect(screen["anonymousId"] as? String == "a1")
+        let group = try #require(byId["m-group"])
+        #expect(group["type"] as? String == "group")
+        #expect(group["groupId"] as? String == "g1")
+        #expect((group["traits"] as? [String: Any])?["plan"] as? String == "pro")
+        let alias = try #require(byId["m-alias"])
+        #expect(alias["type"] as? String == "alias")
+        #expect(alias["previousId"] as? String == "a1")
+        #expect(alias["userId"] as? String == "u1")
+        #expect(alias["anonymousId"] == nil)
+        #expect(alias["timestamp"] as? String == "2026-01-02T03:04:05.678Z")
+        let identify = try #require(byId["m-identify"])
+        #expect(identify["anonymousId"] as? String == "a2")
+        #expect(identify["userId"] as? String == "u2")
+        #expect(byId["quote \" id"]?["event"] as? String == "Bought")
+        // The exact text: the dry run prints the bytes the ingest would get.
+        #expect(output.standardOutput.contains(#""messageId":"quote \" id""#))
+    }
+
+    @Test func linesWithFieldsOfAnotherTypeOrWithoutTheirRequiredIdsAreBad() async throws {
+        let input = [
+            #"{"type": "group", "traits": {}}"#,
+            #"{"type": "alias", "userId": "u1"}"#,
+            #"{"type": "alias", "userId": "u1", "previousId": "a1", "anonymousId": "a1"}"#,
+            #"{"type": "track", "name": "x", "groupId": "g"}"#,
+            #"{"type": "page", "event": "x"}"#,
+            #"{"type": "track", "name": "x", "context": "c"}"#,
+        ].joined(separator: "\n")
+        let output = try await SDKCoreProcess.run(
+            ["binoban", "send", "--dry-run", "--api-key", "K", "--source", "S", "-"], input: input)
+        #expect(output.status == 2)
+        let errors = output.standardError
+        #expect(errors.contains("line 1: groupId: is required for group"), "\(errors)")
+        #expect(errors.contains("line 2: previousId: is required for alias"), "\(errors)")
+        #expect(errors.contains("line 3: anonymousId: not for alias"), "\(errors)")
+        #expect(errors.contains("line 4: groupId: not for track (only group)"), "\(errors)")
+        #expect(errors.contains("line 5: event: not for page (only track)"), "\(errors)")
+        #expect(errors.contains("line 6: context: expected an object, found a string"), "\(errors)")
     }
 
     @Test func aBadLineIsReportedWithItsNumberAndTheRunContinues() async throws {

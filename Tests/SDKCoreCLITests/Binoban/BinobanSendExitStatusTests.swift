@@ -224,7 +224,10 @@ struct BinobanSendExitStatusTests {
         #expect(errors.contains("line 2: userId: expected a string, found an array"))
         #expect(errors.contains("line 3: properties: expected an object, found a string"))
         #expect(errors.contains("line 4: timestamp: expected an ISO-8601 time"))
-        #expect(errors.contains(#"line 5: type: expected "track", "identify" or "screen", found a different string"#))
+        #expect(
+            errors.contains(
+                #"line 5: type: expected one of "track", "identify", "page", "screen", "group", "alias", found a different string"#
+            ))
         #expect(errors.contains("line 6: unknown field (a name of 17 characters, not shown)"))
         #expect(errors.contains("line 7: not valid JSON at column 26: expected ':' after the member name"))
         #expect(errors.contains("line 8: not valid JSON at column 9 (byte 10): expected ',' or '}'"), "\(errors)")

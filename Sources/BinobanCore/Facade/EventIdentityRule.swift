@@ -1,0 +1,21 @@
+/// Which ids a server call's event carries: the rule for per-call identity, in one place.
+///
+/// 1. An alias carries its `userId` as given and no anonymousId (the spec's alias takes none).
+/// 2. A non-blank per-call anonymousId is sent; a non-blank per-call userId is sent.
+/// 3. A per-call userId without an anonymousId sends no anonymousId: the instance's would be shared by every
+///    person the server tracks, and an ingest would merge them into one.
+/// 4. Neither id (both `nil` or blank): the instance's anonymousId, so the event is still one an ingest takes
+///    (it needs one of the two), and no userId. With no per-call identity at all (`screen(title:properties:)`)
+///    the instance's anonymousId and userId.
+enum EventIdentityRule {
+    static func ids(
+        for kind: PendingEvent.Kind, given identity: BinobanEventIdentity?, instance: IdentityState
+    ) -> (anonymousId: String?, userId: String?) {
+        guard let identity else { return (instance.anonymousId, instance.userId) }
+        if kind == .alias { return (nil, identity.userId ?? "") }
+        let userId = identity.userId.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }
+        let anonymousId = identity.anonymousId.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }
+        if anonymousId == nil, userId == nil { return (instance.anonymousId, nil) }
+        return (anonymousId, userId)
+    }
+}
