@@ -62,6 +62,8 @@ public struct BinobanScenario: Sendable, Hashable {
         /// `Configuration.compressesUploads`. Default `false`; the recorded requests' events are decoded from
         /// the gzip body either way.
         public var compressesUploads = false
+        /// `Configuration.allowsCleartextHost`. Default `false`.
+        public var allowsCleartextHost = false
         /// `Configuration.trackApplicationLifecycleEvents`. Default `true`.
         public var trackApplicationLifecycleEvents = true
         /// The version and build an earlier launch left in the key-value store; `nil` (the default) for a

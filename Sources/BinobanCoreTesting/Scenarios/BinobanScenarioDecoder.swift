@@ -81,7 +81,7 @@ public enum BinobanScenarioDecoder: Sendable {
             "apiKey", "sourceIdentifier", "apiHost", "flushAt", "flushInterval", "uploadMaxRetries",
             "backoffBaseMillis", "backoffMaxMillis", "maxFilesPerFlush", "maxEventBytes", "wallClockStartMs",
             "maxFinishedBatches", "maxTotalBytes", "retryAfterLimitMillis", "maxConcurrentUploads", "backpressure",
-            "writeStageCapacity", "compressesUploads",
+            "writeStageCapacity", "compressesUploads", "allowsCleartextHost",
             "random", "transport", "notifications", "trackApplicationLifecycleEvents", "storedApplication",
         ])
         if let value = try reader.string("apiKey") { config.apiKey = value }
@@ -139,6 +139,7 @@ public enum BinobanScenarioDecoder: Sendable {
             config.notifications = try decodeNotifications(notifications)
         }
         if let value = try reader.bool("compressesUploads") { config.compressesUploads = value }
+        if let value = try reader.bool("allowsCleartextHost") { config.allowsCleartextHost = value }
         if let value = try reader.bool("trackApplicationLifecycleEvents") {
             config.trackApplicationLifecycleEvents = value
         }

@@ -45,6 +45,7 @@ public enum BinobanScenarioRunner: Sendable {
                 ?? BinobanKeyValueSnapshot())
         configuration.trackApplicationLifecycleEvents = config.trackApplicationLifecycleEvents
         configuration.compressesUploads = config.compressesUploads
+        configuration.allowsCleartextHost = config.allowsCleartextHost
         configuration.transport = transport
         configuration.clock = clock
         configuration.wallClock = clock
