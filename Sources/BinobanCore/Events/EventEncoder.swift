@@ -117,6 +117,7 @@ struct EventEncoder: Sendable {
         }
         if let head = event.encodedHead {
             bytes.append(contentsOf: head)
+            if event.encodedWhole { return }
         } else if event.kind == .track {
             Self.appendTrackHead(
                 name: event.name, properties: event.payload, messageId: event.messageId,
@@ -127,6 +128,18 @@ struct EventEncoder: Sendable {
                 messageId: event.messageId, timestampMillis: event.timestampMillis, to: &bytes)
         }
         appendTail(of: event, to: &bytes)
+    }
+
+    /// Completes an event whose caller encoded its head: appends the identity and the instance's context to
+    /// ``PendingEvent/encodedHead``, which then holds the whole object. Runs inside the intake's lock, where
+    /// the event is stamped, so it is kept to copying a few strings.
+    func completeHead(of event: inout PendingEvent) {
+        guard var bytes = event.encodedHead, !event.encodedWhole else { return }
+        event.encodedHead = nil
+        bytes.reserveCapacity(bytes.count + contextPrefix.count + 160)
+        appendTail(of: event, to: &bytes)
+        event.encodedHead = bytes
+        event.encodedWhole = true
     }
 
     /// Everything after the timestamp: identity, traits and context, and the closing brace.

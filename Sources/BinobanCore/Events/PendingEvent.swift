@@ -1,9 +1,8 @@
 /// One accepted call, stamped on the caller's thread and encoded later by the driver.
 ///
 /// It carries the identity of the moment it was accepted, so a `reset()` or `identify()` right after does not
-/// change it. The writer turns it into bytes with ``EventEncoder/encode(_:to:)``, the one place an event is encoded.
-/// When the write stage is deep, the caller has already encoded the part of a track event that depends only on
-/// the call's own arguments (``encodedHead``), with the same encoder's function, and the writer appends the rest.
+/// change it. When the write stage is deep, the caller has already encoded the part of a track event that does
+/// not depend on identity (``encodedHead``), and the intake the rest once the pipeline runs (``encodedWhole``).
 ///
 /// A server call (``BinobanServerEvents``) carries what its caller gave beyond a mobile event in ``server``, one
 /// reference that is `nil` for every mobile event, so `track()` pays nothing for the server's fields.
@@ -35,6 +34,8 @@ struct PendingEvent: Sendable {
     /// `{"type":"track","event":…,"properties":…,"messageId":…,"timestamp":…` when the caller encoded it (the
     /// ``payload`` is then `.null`, so the queued event holds its compact bytes only). Mobile track events only.
     var encodedHead: [UInt8]? = nil
+    /// ``encodedHead`` holds the whole JSON object: the intake added the identity and the instance's context.
+    var encodedWhole = false
     /// What a server call gave beyond a mobile event; `nil` for every mobile event.
     var server: ServerFields? = nil
 

@@ -62,6 +62,8 @@ final class EventIntake: Sendable {
         var settingsDirty = false
         var pausedSinceDrain = false
         var closed = false
+        /// The pipeline's encoder, once it runs: events whose caller encoded their head are completed with it.
+        var encoder: EventEncoder?
         /// `onWork` was called since the last drain.
         var signalled = false
         /// Callers waiting for room, in arrival order.
@@ -129,6 +131,12 @@ final class EventIntake: Sendable {
         if pending { callback() }
     }
 
+    /// Gives the intake the pipeline's encoder, so that events a caller encoded in part are completed when they
+    /// are stamped (the writer then only copies them).
+    func setEncoder(_ encoder: EventEncoder) {
+        state.withLock { $0.encoder = encoder }
+    }
+
     /// Forgets the wake-up call (the driver stopped), so the intake no longer keeps the driver alive.
     func removeOnWork() {
         onWork.withLock { $0 = nil }
@@ -184,7 +192,9 @@ final class EventIntake: Sendable {
         let (accepted, wake) = state.withLock { state -> (Bool, Bool) in
             let verdict = state.verdict(awaitsRoom: false)
             guard Self.count(verdict, in: &state) else { return (false, verdict != .closed && state.shouldSignal()) }
-            Self.push(build(state.identity), verdict, into: &state)
+            var event = build(state.identity)
+            state.encoder?.completeHead(of: &event)
+            Self.push(event, verdict, into: &state)
             publishDepth(state.liveCount)
             return (true, state.shouldSignal())
         }

@@ -10,7 +10,7 @@ struct WriteStageBuffer {
     /// Events encoded and handed to storage per append.
     static var chunkSize: Int { 2048 }
 
-    /// The instance's encoder: the one place a drained event becomes bytes.
+    /// The instance's encoder (the intake completes caller-encoded events with it too).
     let encoder: EventEncoder
     /// Where events are drained from, and their buffers go back for reuse.
     private let intake: EventIntake
@@ -25,7 +25,8 @@ struct WriteStageBuffer {
         self.intake = intake
     }
 
-    /// A buffer with the instance's encoder (its static context, instance id and, when collected, device id).
+    /// A buffer with the instance's encoder (its static context, instance id and, when collected, device id),
+    /// which it also gives the intake to complete caller-encoded events with.
     init(for parts: PipelineParts) {
         let configuration = parts.configuration
         let deviceId = configuration.collectDeviceId ? parts.intake.identity.deviceId : nil
@@ -34,6 +35,7 @@ struct WriteStageBuffer {
                 context: configuration.contextProvider.staticContext(),
                 deviceId: deviceId),
             intake: parts.intake)
+        parts.intake.setEncoder(encoder)
     }
 
     /// Whether events of the drain remain to be stored.

@@ -35,6 +35,12 @@ struct CallerEncodingTests {
             split.payload = .null
             split.encodedHead = head
             #expect(encoder.encode(split) == encoder.encode(whole))
+            // Completed in the intake: the head then holds the whole object, byte for byte.
+            var completed = split
+            encoder.completeHead(of: &completed)
+            #expect(completed.encodedWhole)
+            #expect(completed.encodedHead.map { Data($0) } == encoder.encode(whole))
+            #expect(encoder.encode(completed) == encoder.encode(whole))
         }
     }
 
@@ -64,7 +70,7 @@ struct CallerEncodingTests {
         for index in 0..<count {
             harness.binoban.track(name: "e", properties: ["i": .int(index), "s": "x\"y"])
         }
-        // Running now: the writer finishes caller-encoded events and encodes the others whole.
+        // Running now, the intake completes caller-encoded events with the pipeline's encoder.
         await harness.binoban.runtime?.driver.start()
         for index in count..<(2 * count) {
             harness.binoban.track(name: "e", properties: ["i": .int(index), "s": "x\"y"])
