@@ -85,7 +85,8 @@ enum BinobanAssembly {
             persistIdentity: generated,
             capacity: validated.writeStageCapacity,
             overflow: configuration.backpressure == .dropOldest ? .dropOldest : .dropNewest,
-            settings: .init(enabled: true, flushAt: validated.flushAt, flushInterval: validated.flushInterval)
+            settings: .init(enabled: true, flushAt: validated.flushAt, flushInterval: validated.flushInterval),
+            callerEncodes: configuration.stages.isEmpty
         )
         let limits = configuration.storageLimits
         let writeKey = configuration.sourceIdentifier

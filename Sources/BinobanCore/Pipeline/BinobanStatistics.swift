@@ -53,10 +53,37 @@ public struct BinobanStatistics: Sendable, Hashable {
         public var rejected: Int = 0
         /// Lost to a storage fault (a write the disk refused).
         public var storageFailure: Int = 0
+        /// Dropped by a before-send stage (``Configuration/stages``): the sum of ``stageReasons``.
+        public var stage: Int = 0
+        /// The events stages dropped, by the reason each stage gave. At most ``maxStageReasons`` distinct reasons
+        /// are kept: once that many are, a new reason is counted under ``otherStageReason``. A reason is cut to
+        /// 64 characters, and an empty one counted as `"unspecified"`.
+        public var stageReasons: [String: Int] = [:]
+        /// Deleted from storage by ``Binoban/purgeBacklog()``.
+        public var purged: Int = 0
+
+        /// The most distinct stage reasons counted, ``otherStageReason`` included.
+        public static let maxStageReasons = 16
+        /// The key under which stage drops with a reason beyond the first ``maxStageReasons`` are counted.
+        public static let otherStageReason = "other"
 
         /// Every dropped event.
         public var total: Int {
             paused + writeStageOverflow + oversize + storageEviction + storageFull + rejected + storageFailure
+                + stage + purged
+        }
+
+        /// Counts `count` events a stage dropped for `reason`; returns the key they were counted under.
+        mutating func countStageDrops(_ count: Int, reason: String) -> String {
+            var key = reason.isEmpty ? "unspecified" : String(reason.prefix(64))
+            if stageReasons[key] == nil, stageReasons.count >= Self.maxStageReasons - 1,
+                key != Self.otherStageReason
+            {
+                key = Self.otherStageReason
+            }
+            stageReasons[key, default: 0] += count
+            stage += count
+            return key
         }
     }
 

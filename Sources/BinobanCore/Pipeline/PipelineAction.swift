@@ -25,6 +25,9 @@ enum PipelineAction: Sendable, Equatable {
     case report(
         BinobanError.Kind, String, eventCount: Int, file: String = #fileID, function: String = #function,
         line: UInt = #line)
+    /// Tell the delivery observer (and callers awaiting these events) what became of a group of events. Asked
+    /// only when ``PipelineRules/reportsDeliveries``; performed before the batch's `forget` or `remove`.
+    case deliver(DeliveryNotice)
     /// Deliver the error reporter's summaries that are due.
     case deliverSummaries
     /// Cancel the requests in flight (the shutdown deadline passed).

@@ -13,6 +13,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     /// The one timer: the machine's next deadline (the error reporter's summaries are among its deadlines).
     private var timer = DeadlineTimer<C>()
     private var metrics: BinobanMetricsPublisher?
+    private let deliveries: DeliveryReporter?
     /// The lines written while `Binoban.debugLogsEnabled` is on: each flush's batches, each upload and answer.
     private let debugLog: BinobanDebugLog
     private var inFlight = 0
@@ -25,6 +26,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         self.clock = clock
         machine = PipelineMachine(rules: parts.rules, settings: parts.intake.settings)
         metrics = parts.configuration.metricsObserver.map(BinobanMetricsPublisher.init(observer:))
+        deliveries = parts.configuration.deliveryObserver.map(DeliveryReporter.init(observer:))
         debugLog = BinobanDebugLog(for: parts.configuration)
     }
 
@@ -105,6 +107,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             io { storage in
                 await self.written(await PipelineCalls<C.Instant>.append(events, to: storage, whenFull: whenFull))
             }
+            if let drops = buffer?.takeStageDrops(), !drops.isEmpty { return .stageDropped(drops) }
         case .discardRefused:
             buffer?.discardRefused()
         case .list(let limit):
@@ -129,6 +132,8 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             parts.waiters.resume(id, with: result)
         case .report(let kind, let message, let eventCount, let file, let function, let line):
             parts.reporter.report(kind, message, eventCount: eventCount, file: file, function: function, line: line)
+        case .deliver(let notice):
+            deliveries?.deliver(notice, held: held, buffer: buffer)
         case .deliverSummaries:
             parts.reporter.deliverDue()
         case .cancelUploads:

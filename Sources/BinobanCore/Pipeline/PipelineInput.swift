@@ -9,6 +9,8 @@ enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     /// A chunk of the current drain was appended. `storedBytes` are the encoded bytes stored; `moreInDrain`
     /// tells whether the drain still holds events not handed to storage (a refused suffix excluded).
     case written(BinobanStorageWriteReport, storedBytes: Int, moreInDrain: Bool)
+    /// The write stage's before-send stages dropped events of the chunk it is writing, by reason.
+    case stageDropped([StageDrop])
     /// An append failed: `lost` events of the chunk were not stored (the driver discarded them).
     case writeFailed(lost: Int, moreInDrain: Bool, message: String)
     /// The open batch was closed (`closed` says what that evicted) and the finished batches listed, oldest first.

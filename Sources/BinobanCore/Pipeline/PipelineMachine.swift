@@ -190,8 +190,14 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             apply(drain, at: now, &actions)
         case .written(let report, let storedBytes, let moreInDrain):
             recordWrite(report, storedBytes: storedBytes, moreInDrain: moreInDrain, &actions)
+        case .stageDropped(let drops):
+            for drop in drops {
+                let key = statistics.dropped.countStageDrops(drop.count, reason: drop.reason)
+                deliver(.dropped(.stage(key)), drop.count, .named(drop.messageIds), &actions)
+            }
         case .writeFailed(let lost, let moreInDrain, let message):
             statistics.dropped.storageFailure += lost
+            deliver(.dropped(.storageFailure), lost, .lost, &actions)
             actions.append(.report(.storage, "\(lost) events could not be stored: \(message)", eventCount: lost))
             // The driver answers each write once, so the stage is `writing` here; its tickets are the drain's.
             let tickets = writeStage.tickets
@@ -282,11 +288,11 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private mutating func apply(_ drain: PipelineDrain, at now: Instant, _ actions: inout [PipelineAction]) {
         statistics.acceptedEvents += drain.acceptedEvents
         drop(
-            drain.overflowDrops, \.writeStageOverflow, .writeStageOverflow, "because the write stage was full", &actions
-        )
+            drain.overflowDrops, \.writeStageOverflow, .writeStageOverflow, "because the write stage was full",
+            (.writeStageOverflow, .unnamed), &actions)
         drop(
             drain.pausedDrops, \.paused, .pausedDrop, "because they were tracked while the instance was paused",
-            &actions)
+            (.paused, .unnamed), &actions)
         if let changed = drain.identity { identity.changed(to: changed) }
         if let new = drain.settings {
             if drain.pausedSinceLastDrain, new.enabled, settings.enabled {
@@ -324,8 +330,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         statistics.queuedBytes += storedBytes
         drop(
             report.rejectedOversizeEvents, \.oversize, .oversizeEvent,
-            "because each encoded to the event size limit or more",
-            &actions)
+            "because each encoded to the event size limit or more", (.oversize, .oversize), &actions)
         recordEvictions(report, &actions)
         if report.refusedEvents > 0 {
             if holdsWhenFull {
@@ -379,18 +384,30 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     /// Counts and drops the refused suffix of the current chunk.
     private mutating func refuse(_ count: Int, _ actions: inout [PipelineAction]) {
+        // Before the discard: the driver names the refused events from the suffix it is about to drop.
+        deliver(.dropped(.storageFull), count, .refused, &actions)
         actions.append(.discardRefused)
-        drop(count, \.storageFull, .storageFull, "because the storage is full", &actions)
+        drop(count, \.storageFull, .storageFull, "because the storage is full", nil, &actions)
     }
 
     /// Counts `count` dropped events under `counter` and reports them, with their number, as `kind`.
     private mutating func drop(
         _ count: Int, _ counter: WritableKeyPath<BinobanStatistics.Drops, Int>, _ kind: BinobanError.Kind,
-        _ reason: String, _ actions: inout [PipelineAction]
+        _ reason: String, _ delivery: (BinobanDropReason, DeliveryNotice.Events)?, _ actions: inout [PipelineAction]
     ) {
         guard count > 0 else { return }
         statistics.dropped[keyPath: counter] += count
         actions.append(.report(kind, "\(count) events were dropped \(reason)", eventCount: count))
+        if let delivery { deliver(.dropped(delivery.0), count, delivery.1, &actions) }
+    }
+
+    /// Tells the delivery observer that `count` events finished with `outcome`, when one listens.
+    private func deliver(
+        _ outcome: BinobanDeliveryOutcome, _ count: Int, _ events: DeliveryNotice.Events,
+        _ actions: inout [PipelineAction]
+    ) {
+        guard rules.reportsDeliveries, count > 0 else { return }
+        actions.append(.deliver(DeliveryNotice(outcome: outcome, eventCount: count, events: events)))
     }
 
     /// Evicted batches that are being uploaded are counted only if they are not delivered.
@@ -411,9 +428,13 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         countEviction(immediateEvents, batches: immediateBatches, &actions)
     }
 
-    private mutating func countEviction(_ events: Int, batches: Int, _ actions: inout [PipelineAction]) {
+    /// `delivered`: the observer was told already (from the evicted batch the driver held).
+    private mutating func countEviction(
+        _ events: Int, batches: Int, delivered: Bool = false, _ actions: inout [PipelineAction]
+    ) {
         guard events > 0 || batches > 0 else { return }
         statistics.dropped.storageEviction += events
+        if !delivered { deliver(.dropped(.storageEviction), events, .unnamed, &actions) }
         dequeue(events: events, bytes: nil)
         actions.append(
             .report(
@@ -525,11 +546,13 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             gate.answeredFinally()
             statistics.uploadedBatches += 1
             statistics.uploadedEvents += item.eventCount
+            deliver(.uploaded, item.eventCount, .batch(id), &actions)
             dequeue(events: item.eventCount, bytes: item.bytes)
         case .rejected:
             statistics.requests.rejected += 1
             gate.answeredFinally()
             statistics.dropped.rejected += item.eventCount
+            deliver(.rejected(status: status), item.eventCount, .batch(id), &actions)
             dequeue(events: item.eventCount, bytes: item.bytes)
             actions.append(
                 .report(
@@ -564,8 +587,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         if let evicted = work[index].evictedEvents {
             endHold()
             _ = take(id)
+            deliver(.dropped(.storageEviction), evicted, .batch(id), &actions)
             actions.append(.forget(id))
-            countEviction(evicted, batches: 1, &actions)
+            countEviction(evicted, batches: 1, delivered: true, &actions)
             return
         }
         work[index].retries += 1
