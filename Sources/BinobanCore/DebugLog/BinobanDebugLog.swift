@@ -162,6 +162,10 @@ struct BinobanDebugLog: Sendable {
         switch kind {
         case .track: "track"
         case .identify: "identify"
+        case .page: "page"
+        case .screen: "screen"
+        case .group: "group"
+        case .alias: "alias"
         }
     }
 

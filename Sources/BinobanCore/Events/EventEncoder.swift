@@ -109,8 +109,10 @@ struct EventEncoder: Sendable {
 
     /// Everything after the timestamp: identity, traits and context, and the closing brace.
     private func appendTail(of event: PendingEvent, to bytes: inout [UInt8]) {
-        bytes.append(contentsOf: #","anonymousId":"#.utf8)
-        UnsortedJSONWriter.appendString(event.anonymousId, to: &bytes)
+        if let anonymousId = event.anonymousId {
+            bytes.append(contentsOf: #","anonymousId":"#.utf8)
+            UnsortedJSONWriter.appendString(anonymousId, to: &bytes)
+        }
         if let userId = event.userId, !userId.trimmingWhitespace().isEmpty {
             bytes.append(contentsOf: #","userId":"#.utf8)
             UnsortedJSONWriter.appendString(userId, to: &bytes)
@@ -123,7 +125,7 @@ struct EventEncoder: Sendable {
         bytes.append(contentsOf: contextPrefix)
         if deviceHasMembers { bytes.append(UInt8(ascii: ",")) }
         bytes.append(contentsOf: #""id":"#.utf8)
-        UnsortedJSONWriter.appendString(deviceId ?? event.anonymousId, to: &bytes)
+        UnsortedJSONWriter.appendString(deviceId ?? event.anonymousId ?? "", to: &bytes)
         if let token = event.deviceToken {
             bytes.append(contentsOf: #","token":"#.utf8)
             UnsortedJSONWriter.appendString(token, to: &bytes)

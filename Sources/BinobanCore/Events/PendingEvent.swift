@@ -3,25 +3,72 @@
 /// It carries the identity of the moment it was accepted, so a `reset()` or `identify()` right after does not
 /// change it. When the write stage is deep, the caller has already encoded the part of a track event that does
 /// not depend on identity (``encodedHead``), and the intake the rest once the pipeline runs (``encodedWhole``).
+///
+/// A server call (``BinobanServerEvents``) carries what its caller gave beyond a mobile event in ``server``, one
+/// reference that is `nil` for every mobile event, so `track()` pays nothing for the server's fields.
 struct PendingEvent: Sendable {
+    /// The Segment spec type of the event (its `type` member).
     enum Kind: Sendable {
         case track
         case identify
+        case page
+        case screen
+        case group
+        case alias
     }
 
     var kind: Kind
-    /// The event name (track only).
+    /// The event name (track), or the page or screen name (page, screen; empty = none). Unused otherwise.
     var name: String
-    /// `properties` (track) or `traits` (identify).
+    /// `properties` (track, page, screen) or `traits` (identify, group). Unused by alias.
     var payload: JSONValue
+    /// The generated id; a server call's host id, when it gave one, is ``ServerFields/messageId``.
     var messageId: MessageID
     var timestampMillis: Int64
-    var anonymousId: String
+    /// `nil` only for a server call whose caller gave a userId but no anonymousId (and for alias): the key is
+    /// then not sent, rather than one instance-wide anonymousId shared by every user.
+    var anonymousId: String?
     var userId: String?
+    /// The instance's push token (mobile events only: a server call never carries the instance's device).
     var deviceToken: String?
     /// `{"type":"track","event":…,"properties":…,"messageId":…,"timestamp":…` when the caller encoded it (the
-    /// ``payload`` is then `.null`, so the queued event holds its compact bytes only).
+    /// ``payload`` is then `.null`, so the queued event holds its compact bytes only). Mobile track events only.
     var encodedHead: [UInt8]? = nil
     /// ``encodedHead`` holds the whole JSON object: the intake added the identity and the instance's context.
     var encodedWhole = false
+    /// What a server call gave beyond a mobile event; `nil` for every mobile event.
+    var server: ServerFields? = nil
+
+    /// The members of a server call that a mobile event never has. Immutable and shared: a copy of the event
+    /// copies one reference.
+    final class ServerFields: Sendable {
+        /// The host's `messageId` (sent JSON-escaped), or `nil` for the generated ``PendingEvent/messageId``.
+        let messageId: String?
+        /// The per-call `context` members, merged over the instance's: each replaces the instance's member of
+        /// the same name, except `library`, which stays the SDK's. Empty: the instance's context alone.
+        let context: [String: JSONValue]
+        /// The `integrations` object, sent when given.
+        let integrations: [String: JSONValue]?
+        /// The page or screen `category`, when given.
+        let category: String?
+        /// The group's `groupId` (group only).
+        let groupId: String?
+        /// The alias's `previousId` (alias only).
+        let previousId: String?
+
+        init(
+            messageId: String? = nil, context: [String: JSONValue] = [:], integrations: [String: JSONValue]? = nil,
+            category: String? = nil, groupId: String? = nil, previousId: String? = nil
+        ) {
+            self.messageId = messageId
+            self.context = context
+            self.integrations = integrations
+            self.category = category
+            self.groupId = groupId
+            self.previousId = previousId
+        }
+    }
+
+    /// The `messageId` as sent: the host's, or the generated one's 36 characters.
+    var messageIdText: String { server?.messageId ?? messageId.text }
 }
