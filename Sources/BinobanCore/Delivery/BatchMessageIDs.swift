@@ -46,7 +46,9 @@ enum BatchMessageIDs {
                     }
                     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { continue }
                     let valueEnd = stringEnd(bytes, from: index)
-                    if let id = decodeString(UnsafeBufferPointer(rebasing: bytes[index...min(valueEnd, bytes.count - 1)])) {
+                    if let id = decodeString(
+                        UnsafeBufferPointer(rebasing: bytes[index...min(valueEnd, bytes.count - 1)]))
+                    {
                         ids.append(id)
                     }
                     index = valueEnd + 1

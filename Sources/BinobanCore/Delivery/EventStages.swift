@@ -40,17 +40,40 @@ extension PendingEvent {
     /// The event as a stage sees it.
     var publicValue: BinobanEvent {
         BinobanEvent(
-            type: kind == .track ? .track : .identify, name: name, properties: payload, messageId: messageId.text,
+            type: kind.publicKind, name: name, properties: payload, messageId: messageIdText,
             timestamp: Date(timeIntervalSince1970: Double(timestampMillis) / 1000), anonymousId: anonymousId,
-            userId: userId)
+            userId: userId, context: server?.context ?? [:], integrations: server?.integrations,
+            category: server?.category, groupId: server?.groupId, previousId: server?.previousId)
     }
 
-    /// Takes what a stage changed (the message id cannot change).
+    /// Takes what a stage changed (the type and message id cannot change). The server call's fields are made anew
+    /// only when the event has any.
     mutating func apply(_ value: BinobanEvent) {
         name = value.name
         payload = value.properties
         timestampMillis = Int64((value.timestamp.timeIntervalSince1970 * 1000).rounded())
         anonymousId = value.anonymousId
         userId = value.userId
+        let hasServerFields =
+            server != nil || !value.context.isEmpty || value.integrations != nil || value.category != nil
+            || value.groupId != nil || value.previousId != nil
+        guard hasServerFields else { return }
+        server = ServerFields(
+            messageId: server?.messageId, context: value.context, integrations: value.integrations,
+            category: value.category, groupId: value.groupId, previousId: value.previousId)
+    }
+}
+
+extension PendingEvent.Kind {
+    /// The kind as the public event value names it.
+    var publicKind: BinobanEvent.Kind {
+        switch self {
+        case .track: return .track
+        case .identify: return .identify
+        case .page: return .page
+        case .screen: return .screen
+        case .group: return .group
+        case .alias: return .alias
+        }
     }
 }

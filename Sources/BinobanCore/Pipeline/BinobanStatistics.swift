@@ -28,6 +28,14 @@ public struct BinobanStatistics: Sendable, Hashable {
     public var queuedEvents: Int = 0
     /// Encoded bytes of the events held in storage.
     public var queuedBytes: Int = 0
+    /// How long the oldest of the ``queuedEvents`` has been in storage, on the configured clock, as of this
+    /// reading; `nil` when none is queued.
+    ///
+    /// Measured from when the event was stored (not from its `timestamp`, which a server call may set to any
+    /// time), as if batches left oldest first (they do, a few at a time). Like ``queuedEvents`` it counts this
+    /// run's events only: after a restart, batches a previous run left are not in it. The write stage is not
+    /// part of the backlog either: its events wait there only while the storage writes.
+    public var oldestQueuedEventAge: Duration?
     /// Times this instance kept in memory what belongs in its storage directory (batches and identity changes),
     /// each reported as ``BinobanError/Kind/storage``: the directory is used by another instance (in this process
     /// or another one), is not the effective user's alone, could not be determined, or the storage could not be

@@ -20,6 +20,11 @@ enum PipelineAction: Sendable, Equatable {
     case saveIdentity(IdentityState)
     /// Resume an awaiting caller.
     case resume(UInt64, BinobanFlushResult)
+    /// Delete every finished batch from storage but those in `excluding` (being read, sent or deleted), and
+    /// answer with ``PipelineInput/purged(_:)``.
+    case purge(excluding: Set<BinobanBatchID>, namesEvents: Bool)
+    /// Resume the callers of a purge with what it deleted.
+    case resumePurges([UInt64], BinobanPurgeResult)
     /// Report a problem to the host, with the number of events it concerns. `file`, `function` and `line` are
     /// where the machine decided to report (filled in by the defaults), for the log record.
     case report(

@@ -33,6 +33,10 @@ enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     case removeFailed(BinobanBatchID, String)
     /// The identity snapshot was saved, or saving it failed (with a message).
     case identitySaved(failure: String?)
+    /// A caller asked to purge the stored backlog (``Binoban/purgeBacklog()``); `waiter` awaits the result.
+    case purgeRequested(waiter: UInt64)
+    /// A purge ended: what it deleted, and the fault that stopped it early, if any.
+    case purged(PurgeReport)
     /// The instant returned by ``PipelineMachine/nextDeadline`` has come.
     case timerFired
     /// The error reporter holds suppressed reports whose summary is due at `at` (``ErrorReportLimiter`` decides

@@ -85,6 +85,11 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private var life: Life = .created(stopAt: nil)
     private(set) var settings: EventIntake.Settings
     private(set) var statistics = BinobanStatistics()
+    /// When the queued events were stored: ``oldestQueuedAt`` is the first.
+    private var backlog = BacklogAges<Instant>()
+    /// When the oldest event counted in ``BinobanStatistics/queuedEvents`` was stored (events a previous run left
+    /// are not counted).
+    var oldestQueuedAt: Instant? { backlog.oldest }
 
     /// Where the pipeline is in its life.
     var phase: Phase {
@@ -107,6 +112,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private var storedSinceFlush = 0
 
     private(set) var identity: IdentitySaving = .idle
+    /// Purges of the backlog asked for and running.
+    private var purges = PurgeRequests()
 
     // Uploads.
     /// The upload passes: none, or the running one with at most one follow-up merged from later requests (a
@@ -189,6 +196,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         case .drained(let drain):
             apply(drain, at: now, &actions)
         case .written(let report, let storedBytes, let moreInDrain):
+            backlog.stored(report.storedEvents, at: now)
             recordWrite(report, storedBytes: storedBytes, moreInDrain: moreInDrain, &actions)
         case .stageDropped(let drops):
             for drop in drops {
@@ -260,6 +268,10 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             // The earliest pending summary is already timed: the reporter is asked again once it is delivered. Once
             // stopped, the deadline is kept but never fires (the driver delivers what is left when it finishes).
             if summaryDeadline == nil { summaryDeadline = at }
+        case .purgeRequested(let waiter):
+            purges.requested(waiter)
+        case .purged(let report):
+            purged(report, &actions)
         case .stop(let deadline):
             switch life {
             case .created(let earlier):
@@ -449,6 +461,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         let estimate = bytes ?? Int((Double(statistics.queuedBytes) / Double(queued) * Double(events)).rounded())
         statistics.queuedEvents = max(0, statistics.queuedEvents - events)
         statistics.queuedBytes = statistics.queuedEvents == 0 ? 0 : max(0, statistics.queuedBytes - estimate)
+        if statistics.queuedEvents == 0 { backlog.clear() } else { backlog.left(events) }
     }
 
     // MARK: Settings and flush requests
@@ -642,6 +655,30 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         case transient
     }
 
+    // MARK: Purging the backlog
+
+    /// Starts the purge asked for, unless one runs: batches being read, sent or deleted stay (their outcome is
+    /// on its way); batches only listed leave the work, as the purge deletes them.
+    private mutating func startPurge(_ actions: inout [PipelineAction]) {
+        guard purges.start() else { return }
+        work.removeAll { $0.state == .queued }
+        actions.append(.purge(excluding: Set(work.map(\.id)), namesEvents: rules.reportsDeliveries))
+    }
+
+    private mutating func purged(_ report: PurgeReport, _ actions: inout [PipelineAction]) {
+        recordEvictions(report.closed, &actions)
+        statistics.dropped.purged += report.events
+        deliver(.dropped(.purged), report.events, .named(report.messageIds), &actions)
+        dequeue(events: report.events, bytes: report.bytes)
+        // Room was freed: a held write goes again.
+        if report.batches > 0 || report.closed.evictedBatches > 0 { endHold() }
+        if let failure = report.failure {
+            actions.append(.report(.storage, "the backlog could not be purged in full: \(failure)", eventCount: 0))
+        }
+        let result = BinobanPurgeResult(purgedEvents: report.events, purgedBatches: report.batches)
+        actions.append(.resumePurges(purges.finished(), result))
+    }
+
     // MARK: Timers and shutdown
 
     private var stopDeadlinePassed: Bool {
@@ -709,6 +746,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             break
         }
         if let snapshot = identity.start() { actions.append(.saveIdentity(snapshot)) }
+        startPurge(&actions)
         pumpUploads(at: now, &actions)
         finishIfDone(&actions)
     }
@@ -777,9 +815,10 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private mutating func finishIfDone(_ actions: inout [PipelineAction]) {
         guard case .stopping(_, let deadlinePassed) = life else { return }
         let uploadsDone = passes == .none || deadlinePassed
-        guard intakeClosed, !intakePending, writeStage == .idle, identity == .idle,
+        guard intakeClosed, !intakePending, writeStage == .idle, identity == .idle, !purges.isRunning,
             uploadsDone, work.isEmpty || deadlinePassed, !listing || deadlinePassed
         else { return }
+        if let waiting = purges.abandon() { actions.append(.resumePurges(waiting, BinobanPurgeResult())) }
         life = .stopped
         intervalDeadline = nil
         summaryDeadline = nil

@@ -100,20 +100,20 @@ struct WriteStageBuffer {
         for index in range {
             var event = drain.buffer[index]
             if let reason = stages?.run(on: &event) {
-                noteStageDrop(reason, event.messageId)
+                noteStageDrop(reason, event.messageIdText)
                 continue
             }
             scratch.removeAll(keepingCapacity: true)
             encoder.encode(event, to: &scratch)
             chunk.append(Data(scratch))
-            if namesEvents { chunkIDs.append(event.messageId.text) }
+            if namesEvents { chunkIDs.append(event.messageIdText) }
         }
         encoded = range.upperBound - drain.firstLive
         if range.upperBound == drain.buffer.endIndex { releaseDrain() }
     }
 
-    private mutating func noteStageDrop(_ reason: String, _ messageId: MessageID) {
-        let id = namesEvents ? [messageId.text] : []
+    private mutating func noteStageDrop(_ reason: String, _ messageId: @autoclosure () -> String) {
+        let id = namesEvents ? [messageId()] : []
         if let index = stageDrops.firstIndex(where: { $0.reason == reason }) {
             stageDrops[index].count += 1
             stageDrops[index].messageIds += id
