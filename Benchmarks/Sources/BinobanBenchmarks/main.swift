@@ -27,6 +27,9 @@ case "outage":
 case "real-ingest":
     await RealIngestRun.run()
     exit(0)
+case "track-cost":
+    await TrackCostRun.run(configure: TrackCostConfigurations.named(environment("BENCH_CONFIG")))
+    exit(0)
 case "waiting-cost":
     await WaitingCostRun.run()
     exit(0)

@@ -152,6 +152,15 @@ public struct Configuration: Sendable {
     /// dimensions `reason` and `outcome` only; Docs/Observability.md lists them). Default `nil`. The same
     /// figures are in ``Binoban/statistics`` at any time.
     public var metricsObserver: (any SDKCoreMetricsObserver)?
+    /// Told what became of every event, once per finished batch or drop: uploaded, rejected with the status, or
+    /// dropped with the reason, with the events' message ids (Docs/Observability.md). Default `nil`: the pipeline
+    /// then neither reads message ids back nor keeps them. Called on the pipeline's task: keep it short.
+    public var deliveryObserver: (any BinobanDeliveryObserver)?
+    /// Before-send stages, run in this order on every event before it is encoded and stored (consent gating,
+    /// redaction, enrichment, sampling): each may change the event or drop it with a reason, counted in
+    /// ``BinobanStatistics/Drops/stageReasons``. They run on the pipeline's task, never on the caller's thread.
+    /// Default empty: events then go from the caller to the encoder untouched.
+    public var stages: [any BinobanEventStage] = []
 
     /// Creates a configuration with the Binoban defaults.
     public init(apiKey: String, sourceIdentifier: String) {

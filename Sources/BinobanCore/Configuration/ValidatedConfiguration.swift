@@ -32,7 +32,8 @@ struct ValidatedConfiguration: Sendable {
             maxFilesPerFlush: maxFilesPerFlush, maxRetries: uploadMaxRetries,
             backoff: BackoffSchedule(baseMillis: backoffBaseMillis, factor: backoffFactor, maxMillis: backoffMaxMillis),
             retryAfterLimit: retryAfterLimit, maxConcurrentUploads: maxConcurrentUploads,
-            backpressure: configuration.backpressure, hasTransport: configuration.transport != nil)
+            backpressure: configuration.backpressure, hasTransport: configuration.transport != nil,
+            reportsDeliveries: configuration.deliveryObserver != nil)
     }
 
     init(_ configuration: Configuration) {

@@ -111,6 +111,17 @@ public final class Binoban: Sendable {
     /// outcome, retries, the queue depth, and the fallbacks to memory storage. All zero for a disabled instance.
     public var statistics: BinobanStatistics { runtime?.currentStatistics ?? BinobanStatistics() }
 
+    /// Deletes the backlog, the events stored and not yet uploaded, and returns what was deleted once it is.
+    ///
+    /// Batches being uploaded right now are not recalled (their outcome is on its way), and events still in the
+    /// write stage are stored afterwards. The deleted events are counted in ``BinobanStatistics/Drops/purged``
+    /// and reported to the ``Configuration/deliveryObserver`` as dropped (`.purged`). A disabled or shut down
+    /// instance deletes nothing.
+    @discardableResult
+    public func purgeBacklog() async -> BinobanPurgeResult {
+        await runtime?.driver.purgeBacklog() ?? BinobanPurgeResult()
+    }
+
     /// Identifies the current person: sets `userId` (a blank one keeps the current userId), replaces the
     /// stored traits with `traits`, persists both and records an identify event.
     public func identify(userId: String, traits: JSONValue = [:]) {

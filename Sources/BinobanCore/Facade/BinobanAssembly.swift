@@ -8,7 +8,9 @@ import Foundation
 enum BinobanAssembly {
     static func assemble(_ configuration: Configuration) -> Binoban {
         let clock = configuration.clock
-        let reporter = makeReporter(configuration, clock: clock)
+        let elapsed = elapsedTime(on: clock)
+        let reporter = ErrorReporter(
+            handler: configuration.errorHandler, logHandler: configuration.logHandler, elapsed: elapsed)
         let validated = ValidatedConfiguration(configuration)
         if !validated.adjustments.isEmpty {
             reporter.report(.configurationAdjusted, validated.adjustments.joined(separator: "; "))
@@ -85,7 +87,8 @@ enum BinobanAssembly {
             persistIdentity: generated,
             capacity: validated.writeStageCapacity,
             overflow: configuration.backpressure == .dropOldest ? .dropOldest : .dropNewest,
-            settings: .init(enabled: true, flushAt: validated.flushAt, flushInterval: validated.flushInterval)
+            settings: .init(enabled: true, flushAt: validated.flushAt, flushInterval: validated.flushInterval),
+            callerEncodes: configuration.stages.isEmpty
         )
         let limits = configuration.storageLimits
         let writeKey = configuration.sourceIdentifier
@@ -123,6 +126,8 @@ enum BinobanAssembly {
             worker: StorageWorker(executor: StorageExecutor(label: "binoban.storage.worker.\(namespace)")),
             instanceId: MessageID.make(from: random),
             statistics: LockedValue(BinobanStatistics()),
+            oldestQueuedAt: LockedValue(nil),
+            elapsed: elapsed,
             onStop: {
                 guard let heldLock, let directory else { return }
                 heldLock.release()
@@ -134,7 +139,8 @@ enum BinobanAssembly {
             tracksEvents: configuration.trackApplicationLifecycleEvents, stored: identity.application)
         let core = BinobanRuntime(
             intake: intake, waiters: parts.waiters, driver: driver, reporter: reporter, random: random,
-            lifecycle: lifecycle, statistics: parts.statistics, storageFallbacks: fallbacks)
+            lifecycle: lifecycle, statistics: parts.statistics, oldestQueuedAt: parts.oldestQueuedAt, elapsed: elapsed,
+            storageFallbacks: fallbacks)
         let instance = Binoban(core: core, configuration: configuration)
         binobanInstanceWasCreated(instance)
         if configuration.startsAutomatically {
@@ -150,12 +156,10 @@ enum BinobanAssembly {
         PipelineDriver(parts: parts, clock: clock)
     }
 
-    private static func makeReporter<C: Clock>(_ configuration: Configuration, clock: C) -> ErrorReporter
-    where C.Duration == Duration {
+    /// Time on `clock` since now, read by the error reporter and the backlog's age.
+    private static func elapsedTime<C: Clock>(on clock: C) -> @Sendable () -> Duration where C.Duration == Duration {
         let origin = clock.now
-        return ErrorReporter(handler: configuration.errorHandler, logHandler: configuration.logHandler) {
-            origin.duration(to: clock.now)
-        }
+        return { origin.duration(to: clock.now) }
     }
 }
 
@@ -173,6 +177,9 @@ final class BinobanRuntime: Sendable {
     let lifecycle: ApplicationLifecycleTracker
     /// The pipeline's statistics as of its last step.
     let statistics: LockedValue<BinobanStatistics>
+    /// When the oldest queued event was stored, as ``elapsed`` read then.
+    let oldestQueuedAt: LockedValue<Duration?>
+    let elapsed: @Sendable () -> Duration
     /// How often this instance fell back to memory for what it keeps in its storage directory.
     let storageFallbacks: StorageFallbackCounter
 
@@ -180,13 +187,15 @@ final class BinobanRuntime: Sendable {
     var currentStatistics: BinobanStatistics {
         var current = statistics.withLock { $0 }
         current.storageFallbacks = storageFallbacks.count
+        current.oldestQueuedEventAge = oldestQueuedAt.withLock { $0 }.map { max(.zero, elapsed() - $0) }
         return current
     }
 
     init(
         intake: EventIntake, waiters: FlushWaiters, driver: any PipelineControl, reporter: ErrorReporter,
         random: any BinobanRandomSource, lifecycle: ApplicationLifecycleTracker,
-        statistics: LockedValue<BinobanStatistics>, storageFallbacks: StorageFallbackCounter
+        statistics: LockedValue<BinobanStatistics>, oldestQueuedAt: LockedValue<Duration?>,
+        elapsed: @escaping @Sendable () -> Duration, storageFallbacks: StorageFallbackCounter
     ) {
         self.intake = intake
         self.waiters = waiters
@@ -195,6 +204,8 @@ final class BinobanRuntime: Sendable {
         self.random = random
         self.lifecycle = lifecycle
         self.statistics = statistics
+        self.oldestQueuedAt = oldestQueuedAt
+        self.elapsed = elapsed
         self.storageFallbacks = storageFallbacks
     }
 }

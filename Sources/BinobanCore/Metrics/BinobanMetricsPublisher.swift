@@ -11,6 +11,8 @@ struct BinobanMetricsPublisher: Sendable {
         static let uploaded = "binoban_events_uploaded_total"
         static let uploadedBatches = "binoban_batches_uploaded_total"
         static let dropped = "binoban_events_dropped_total"
+        /// Events a before-send stage dropped, by the stage's reason (``BinobanStatistics/Drops/stageReasons``).
+        static let stageDrops = "binoban_stage_drops_total"
         static let requests = "binoban_requests_total"
         static let retriedRequests = "binoban_requests_retried_total"
         static let retryWaits = "binoban_retry_waits_total"
@@ -42,6 +44,9 @@ struct BinobanMetricsPublisher: Sendable {
         for (reason, counter) in Self.dropReasons {
             count(
                 Label.dropped, old.dropped[keyPath: counter], statistics.dropped[keyPath: counter], ["reason": reason])
+        }
+        for (reason, total) in statistics.dropped.stageReasons {
+            count(Label.stageDrops, old.dropped.stageReasons[reason] ?? 0, total, ["reason": reason])
         }
         for (outcome, counter) in Self.requestOutcomes {
             count(
@@ -80,7 +85,7 @@ struct BinobanMetricsPublisher: Sendable {
         [
             ("paused", \.paused), ("writeStageOverflow", \.writeStageOverflow), ("oversize", \.oversize),
             ("storageEviction", \.storageEviction), ("storageFull", \.storageFull), ("rejected", \.rejected),
-            ("storageFailure", \.storageFailure),
+            ("storageFailure", \.storageFailure), ("stage", \.stage), ("purged", \.purged),
         ]
     }
 

@@ -28,6 +28,14 @@ public struct BinobanStatistics: Sendable, Hashable {
     public var queuedEvents: Int = 0
     /// Encoded bytes of the events held in storage.
     public var queuedBytes: Int = 0
+    /// How long the oldest of the ``queuedEvents`` has been in storage, on the configured clock, as of this
+    /// reading; `nil` when none is queued.
+    ///
+    /// Measured from when the event was stored (not from its `timestamp`, which a server call may set to any
+    /// time), as if batches left oldest first (they do, a few at a time). Like ``queuedEvents`` it counts this
+    /// run's events only: after a restart, batches a previous run left are not in it. The write stage is not
+    /// part of the backlog either: its events wait there only while the storage writes.
+    public var oldestQueuedEventAge: Duration?
     /// Times this instance kept in memory what belongs in its storage directory (batches and identity changes),
     /// each reported as ``BinobanError/Kind/storage``: the directory is used by another instance (in this process
     /// or another one), is not the effective user's alone, could not be determined, or the storage could not be
@@ -53,10 +61,37 @@ public struct BinobanStatistics: Sendable, Hashable {
         public var rejected: Int = 0
         /// Lost to a storage fault (a write the disk refused).
         public var storageFailure: Int = 0
+        /// Dropped by a before-send stage (``Configuration/stages``): the sum of ``stageReasons``.
+        public var stage: Int = 0
+        /// The events stages dropped, by the reason each stage gave. At most ``maxStageReasons`` distinct reasons
+        /// are kept: once that many are, a new reason is counted under ``otherStageReason``. A reason is cut to
+        /// 64 characters, and an empty one counted as `"unspecified"`.
+        public var stageReasons: [String: Int] = [:]
+        /// Deleted from storage by ``Binoban/purgeBacklog()``.
+        public var purged: Int = 0
+
+        /// The most distinct stage reasons counted, ``otherStageReason`` included.
+        public static let maxStageReasons = 16
+        /// The key under which stage drops with a reason beyond the first ``maxStageReasons`` are counted.
+        public static let otherStageReason = "other"
 
         /// Every dropped event.
         public var total: Int {
             paused + writeStageOverflow + oversize + storageEviction + storageFull + rejected + storageFailure
+                + stage + purged
+        }
+
+        /// Counts `count` events a stage dropped for `reason`; returns the key they were counted under.
+        mutating func countStageDrops(_ count: Int, reason: String) -> String {
+            var key = reason.isEmpty ? "unspecified" : String(reason.prefix(64))
+            if stageReasons[key] == nil, stageReasons.count >= Self.maxStageReasons - 1,
+                key != Self.otherStageReason
+            {
+                key = Self.otherStageReason
+            }
+            stageReasons[key, default: 0] += count
+            stage += count
+            return key
         }
     }
 

@@ -98,7 +98,7 @@ final class EventIntake: Sendable {
 
     private let state: LockedValue<State>
     /// Whether the queue can ever reach ``callerEncodingDepth`` (a smaller capacity never does, so `isDeep` is
-    /// not even read).
+    /// not even read), and callers may encode (not while stages are installed).
     private let canBeDeep: Bool
     #if canImport(Glibc)
     /// The queue depth as of the last push or drain, read by `isDeep` without taking the lock (a relaxed atomic;
@@ -107,8 +107,12 @@ final class EventIntake: Sendable {
     #endif
     private let onWork: LockedValue<WakeUp?>
 
-    init(identity: IdentityState, persistIdentity: Bool, capacity: Int, overflow: Overflow, settings: Settings) {
-        canBeDeep = capacity >= Self.callerEncodingDepth
+    /// `callerEncodes: false` keeps every event in structured form (the host's before-send stages need it).
+    init(
+        identity: IdentityState, persistIdentity: Bool, capacity: Int, overflow: Overflow, settings: Settings,
+        callerEncodes: Bool = true
+    ) {
+        canBeDeep = callerEncodes && capacity >= Self.callerEncodingDepth
         state = LockedValue(
             State(
                 identity: identity,

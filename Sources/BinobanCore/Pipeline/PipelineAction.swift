@@ -20,11 +20,19 @@ enum PipelineAction: Sendable, Equatable {
     case saveIdentity(IdentityState)
     /// Resume an awaiting caller.
     case resume(UInt64, BinobanFlushResult)
+    /// Delete every finished batch from storage but those in `excluding` (being read, sent or deleted), and
+    /// answer with ``PipelineInput/purged(_:)``.
+    case purge(excluding: Set<BinobanBatchID>, namesEvents: Bool)
+    /// Resume the callers of a purge with what it deleted.
+    case resumePurges([UInt64], BinobanPurgeResult)
     /// Report a problem to the host, with the number of events it concerns. `file`, `function` and `line` are
     /// where the machine decided to report (filled in by the defaults), for the log record.
     case report(
         BinobanError.Kind, String, eventCount: Int, file: String = #fileID, function: String = #function,
         line: UInt = #line)
+    /// Tell the delivery observer (and callers awaiting these events) what became of a group of events. Asked
+    /// only when ``PipelineRules/reportsDeliveries``; performed before the batch's `forget` or `remove`.
+    case deliver(DeliveryNotice)
     /// Deliver the error reporter's summaries that are due.
     case deliverSummaries
     /// Cancel the requests in flight (the shutdown deadline passed).

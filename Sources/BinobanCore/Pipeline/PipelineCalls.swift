@@ -36,6 +36,28 @@ enum PipelineCalls<Instant: InstantProtocol> where Instant.Duration == Duration 
         }
     }
 
+    /// Closes the open batch, then reads and deletes every finished batch but `excluding`: read first, so that
+    /// its events are counted (and named, with `namesEvents`). A fault stops the purge; what it deleted is kept.
+    static func purge(
+        _ storage: any BinobanEventStorage, excluding: Set<BinobanBatchID>, namesEvents: Bool
+    ) async -> PipelineInput<Instant> {
+        var report = PurgeReport()
+        do {
+            report.closed = try await storage.closeOpenBatch()
+            for id in try await storage.finishedBatches(limit: Int.max) where !excluding.contains(id) {
+                guard let batch = try await storage.read(id) else { continue }
+                try await storage.remove(id)
+                report.events += batch.eventCount
+                report.batches += 1
+                report.bytes += batch.events.count
+                if namesEvents { report.messageIds += BatchMessageIDs.messageIds(in: batch.events) }
+            }
+        } catch {
+            report.failure = "\(error)"
+        }
+        return .purged(report)
+    }
+
     /// Deletes a batch after its final answer.
     static func remove(_ storage: any BinobanEventStorage, _ id: BinobanBatchID) async -> PipelineInput<Instant> {
         do {
@@ -59,10 +81,10 @@ enum PipelineCalls<Instant: InstantProtocol> where Instant.Duration == Duration 
     /// Sends a batch's request, stamping `sentAt` now; the answer, its `Retry-After` as a delay from now, and a fresh jitter draw go
     /// back (the draw is used only if the machine backs off).
     static func upload(
-        _ batch: BinobanStoredBatch, with transport: any BinobanEventTransport, builder: UploadRequestBuilder,
-        wallClock: any BinobanWallClock, random: any BinobanRandomSource
+        _ batch: BinobanStoredBatch, with transport: any BinobanEventTransport, parts: PipelineParts
     ) async -> PipelineInput<Instant> {
-        let id = batch.id
+        let (id, builder) = (batch.id, parts.requestBuilder)
+        let (wallClock, random) = (parts.configuration.wallClock, parts.configuration.randomSource)
         let request = builder.request(for: batch, sentAtMillis: wallClock.currentMillisecondsSince1970())
         do {
             let response = try await transport.send(request)

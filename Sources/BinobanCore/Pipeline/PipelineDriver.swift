@@ -12,9 +12,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     private var uploads: [BinobanBatchID: Task<Void, Never>] = [:]
     /// The one timer: the machine's next deadline (the error reporter's summaries are among its deadlines).
     private var timer = DeadlineTimer<C>()
-    private var metrics: BinobanMetricsPublisher?
-    /// The lines written while `Binoban.debugLogsEnabled` is on: each flush's batches, each upload and answer.
-    private let debugLog: BinobanDebugLog
+    private var outputs: PipelineOutputs
     private var inFlight = 0
     private var started = false
     private var finished = false
@@ -24,8 +22,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         self.parts = parts
         self.clock = clock
         machine = PipelineMachine(rules: parts.rules, settings: parts.intake.settings)
-        metrics = parts.configuration.metricsObserver.map(BinobanMetricsPublisher.init(observer:))
-        debugLog = BinobanDebugLog(for: parts.configuration)
+        outputs = PipelineOutputs(parts: parts)
     }
 
     /// Opens the storage and starts the machine; a caller arriving while another opens it waits for the opening.
@@ -48,19 +45,24 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         await start()
         let (waiters, intake, id) = (parts.waiters, parts.intake, parts.waiters.makeID())
         let stopAt = clock.now.advanced(by: deadline)
-        // The ticket goes in before the intake closes, so the final flush covers every accepted event. The caller's
-        // cancellation neither skips nor shortens it: a service is usually stopped from a cancelled task.
+        // The ticket goes in before the intake closes, so the final flush covers every accepted event; the caller's
+        // cancellation does not shorten it (a service is usually stopped from a cancelled task).
         let result = await waiters.waitIgnoringCancellation(id: id) {
             if !intake.requestFlush(waiterID: id) {
                 waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
             }
             intake.close()
-            // Run while the continuation is set up, where the actor cannot be entered again: the stop follows as
-            // the actor's next job, and the machine resolves the ticket by the deadline at the latest.
+            // Run while the continuation is set up (the actor cannot be entered): the stop is the actor's next job.
             Task { self.feed(.stop(deadline: stopAt)) }
         }
         if !finished { await withCheckedContinuation { self.waiters.finish.append($0) } }
         return result
+    }
+
+    func purgeBacklog() async -> BinobanPurgeResult {
+        await start()
+        guard !finished else { return BinobanPurgeResult() }
+        return await withCheckedContinuation { feed(.purgeRequested(waiter: waiters.addPurge($0))) }
     }
 
     func waitUntilQuiet() async {
@@ -76,7 +78,8 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         return finished || (started && inFlight == 0 && machine.isQuiet && !parts.intake.hasWork && !timerDue)
     }
 
-    /// Feeds one input, performs the actions it yields (feeding back their synchronous results), re-arms the timer.
+    /// Feeds one input, performs the actions it yields (feeding back their synchronous results), publishes the
+    /// figures and re-arms the timer.
     private func feed(_ input: PipelineInput<C.Instant>) {
         guard !finished else { return }
         var inputs = [input]
@@ -89,22 +92,21 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
                 inputs.append(.summaryPending(at: clock.now.advanced(by: wait)))
             }
         }
-        parts.statistics.withLock { $0 = machine.statistics }
-        metrics?.publish(machine.statistics)
-        armTimer()
+        outputs.publish(machine.statistics, oldestAge: machine.oldestQueuedAt.map { $0.duration(to: clock.now) })
+        timer.set(finished ? nil : machine.nextDeadline, on: clock) { await self.timerFired($0) }
         if isQuiet { waiters.quietened() }
     }
 
     private func perform(_ action: PipelineAction) -> PipelineInput<C.Instant>? {
         switch action {
         case .takeDrain:
-            guard let drain = buffer?.take() else { return nil }
-            return .drained(drain)
+            if let drain = buffer?.take() { return .drained(drain) }
         case .write(let whenFull):
             guard let events = buffer?.nextChunk() else { return nil }
             io { storage in
                 await self.written(await PipelineCalls<C.Instant>.append(events, to: storage, whenFull: whenFull))
             }
+            if let drops = buffer?.takeStageDrops(), !drops.isEmpty { return .stageDropped(drops) }
         case .discardRefused:
             buffer?.discardRefused()
         case .list(let limit):
@@ -123,12 +125,17 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
             held[id] = nil
             io { storage in await PipelineCalls.remove(storage, id) }
         case .saveIdentity(let identity):
-            let store = parts.keyValueStore
-            io { _ in await PipelineCalls.save(identity, to: store) }
+            io { [store = parts.keyValueStore] _ in await PipelineCalls.save(identity, to: store) }
         case .resume(let id, let result):
             parts.waiters.resume(id, with: result)
+        case .purge(let excluding, let names):
+            io { storage in await PipelineCalls.purge(storage, excluding: excluding, namesEvents: names) }
+        case .resumePurges(let ids, let result):
+            waiters.resumePurges(ids, with: result)
         case .report(let kind, let message, let eventCount, let file, let function, let line):
             parts.reporter.report(kind, message, eventCount: eventCount, file: file, function: function, line: line)
+        case .deliver(let notice):
+            outputs.deliveries?.deliver(notice, held: held, buffer: buffer)
         case .deliverSummaries:
             parts.reporter.deliverDue()
         case .cancelUploads:
@@ -150,7 +157,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
 
     private func complete(_ input: PipelineInput<C.Instant>) {
         inFlight -= 1
-        if debugLog.isOn { debugLog.pipelineInput(input) }
+        if outputs.debugLog.isOn { outputs.debugLog.pipelineInput(input) }
         feed(input)
     }
 
@@ -161,30 +168,22 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         buffer?.written(result) ?? .writeFailed(lost: 0, moreInDrain: false, message: "the write stage is gone")
     }
 
-    private func hold(_ batch: BinobanStoredBatch) { held[batch.id] = batch }
-
     /// Sends a held batch.
     private func send(_ id: BinobanBatchID) {
         guard let batch = held[id], let transport = parts.configuration.transport else { return }
-        let (wallClock, random, builder) = (
-            parts.configuration.wallClock, parts.configuration.randomSource, parts.requestBuilder
-        )
         inFlight += 1
-        if debugLog.isOn { debugLog.uploadStarted(batch) }
+        if outputs.debugLog.isOn { outputs.debugLog.uploadStarted(batch) }
         // Owned by the driver: cancelled when the shutdown deadline passes or the driver finishes.
         uploads[id] = Task {
             let started = self.clock.now
-            let answer = await PipelineCalls<C.Instant>.upload(
-                batch, with: transport, builder: builder, wallClock: wallClock, random: random)
-            self.metrics?.uploadFinished(answer, after: started.duration(to: self.clock.now))
+            let answer = await PipelineCalls<C.Instant>.upload(batch, with: transport, parts: self.parts)
+            self.outputs.metrics?.uploadFinished(answer, after: started.duration(to: self.clock.now))
             self.uploads[id] = nil
             self.complete(answer)
         }
     }
 
-    private func armTimer() {
-        timer.set(finished ? nil : machine.nextDeadline, on: clock) { await self.timerFired($0) }
-    }
+    private func hold(_ batch: BinobanStoredBatch) { held[batch.id] = batch }
 
     private func timerFired(_ deadline: C.Instant) {
         if timer.fired(deadline) { feed(.timerFired) }
@@ -194,9 +193,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         finished = true
         timer.cancel()
         for task in uploads.values { task.cancel() }
-        parts.reporter.deliverPending()
-        parts.intake.removeOnWork()
-        parts.onStop()
+        parts.stopped()
         waiters.finished()
     }
 }

@@ -9,6 +9,8 @@ enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     /// A chunk of the current drain was appended. `storedBytes` are the encoded bytes stored; `moreInDrain`
     /// tells whether the drain still holds events not handed to storage (a refused suffix excluded).
     case written(BinobanStorageWriteReport, storedBytes: Int, moreInDrain: Bool)
+    /// The write stage's before-send stages dropped events of the chunk it is writing, by reason.
+    case stageDropped([StageDrop])
     /// An append failed: `lost` events of the chunk were not stored (the driver discarded them).
     case writeFailed(lost: Int, moreInDrain: Bool, message: String)
     /// The open batch was closed (`closed` says what that evicted) and the finished batches listed, oldest first.
@@ -31,6 +33,10 @@ enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     case removeFailed(BinobanBatchID, String)
     /// The identity snapshot was saved, or saving it failed (with a message).
     case identitySaved(failure: String?)
+    /// A caller asked to purge the stored backlog (``Binoban/purgeBacklog()``); `waiter` awaits the result.
+    case purgeRequested(waiter: UInt64)
+    /// A purge ended: what it deleted, and the fault that stopped it early, if any.
+    case purged(PurgeReport)
     /// The instant returned by ``PipelineMachine/nextDeadline`` has come.
     case timerFired
     /// The error reporter holds suppressed reports whose summary is due at `at` (``ErrorReportLimiter`` decides

@@ -85,6 +85,11 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private var life: Life = .created(stopAt: nil)
     private(set) var settings: EventIntake.Settings
     private(set) var statistics = BinobanStatistics()
+    /// When the queued events were stored: ``oldestQueuedAt`` is the first.
+    private var backlog = BacklogAges<Instant>()
+    /// When the oldest event counted in ``BinobanStatistics/queuedEvents`` was stored (events a previous run left
+    /// are not counted).
+    var oldestQueuedAt: Instant? { backlog.oldest }
 
     /// Where the pipeline is in its life.
     var phase: Phase {
@@ -107,6 +112,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private var storedSinceFlush = 0
 
     private(set) var identity: IdentitySaving = .idle
+    /// Purges of the backlog asked for and running.
+    private var purges = PurgeRequests()
 
     // Uploads.
     /// The upload passes: none, or the running one with at most one follow-up merged from later requests (a
@@ -189,9 +196,16 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         case .drained(let drain):
             apply(drain, at: now, &actions)
         case .written(let report, let storedBytes, let moreInDrain):
+            backlog.stored(report.storedEvents, at: now)
             recordWrite(report, storedBytes: storedBytes, moreInDrain: moreInDrain, &actions)
+        case .stageDropped(let drops):
+            for drop in drops {
+                let key = statistics.dropped.countStageDrops(drop.count, reason: drop.reason)
+                deliver(.dropped(.stage(key)), drop.count, .named(drop.messageIds), &actions)
+            }
         case .writeFailed(let lost, let moreInDrain, let message):
             statistics.dropped.storageFailure += lost
+            deliver(.dropped(.storageFailure), lost, .lost, &actions)
             actions.append(.report(.storage, "\(lost) events could not be stored: \(message)", eventCount: lost))
             // The driver answers each write once, so the stage is `writing` here; its tickets are the drain's.
             let tickets = writeStage.tickets
@@ -254,6 +268,10 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             // The earliest pending summary is already timed: the reporter is asked again once it is delivered. Once
             // stopped, the deadline is kept but never fires (the driver delivers what is left when it finishes).
             if summaryDeadline == nil { summaryDeadline = at }
+        case .purgeRequested(let waiter):
+            purges.requested(waiter)
+        case .purged(let report):
+            purged(report, &actions)
         case .stop(let deadline):
             switch life {
             case .created(let earlier):
@@ -282,11 +300,11 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private mutating func apply(_ drain: PipelineDrain, at now: Instant, _ actions: inout [PipelineAction]) {
         statistics.acceptedEvents += drain.acceptedEvents
         drop(
-            drain.overflowDrops, \.writeStageOverflow, .writeStageOverflow, "because the write stage was full", &actions
-        )
+            drain.overflowDrops, \.writeStageOverflow, .writeStageOverflow, "because the write stage was full",
+            (.writeStageOverflow, .unnamed), &actions)
         drop(
             drain.pausedDrops, \.paused, .pausedDrop, "because they were tracked while the instance was paused",
-            &actions)
+            (.paused, .unnamed), &actions)
         if let changed = drain.identity { identity.changed(to: changed) }
         if let new = drain.settings {
             if drain.pausedSinceLastDrain, new.enabled, settings.enabled {
@@ -324,8 +342,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         statistics.queuedBytes += storedBytes
         drop(
             report.rejectedOversizeEvents, \.oversize, .oversizeEvent,
-            "because each encoded to the event size limit or more",
-            &actions)
+            "because each encoded to the event size limit or more", (.oversize, .oversize), &actions)
         recordEvictions(report, &actions)
         if report.refusedEvents > 0 {
             if holdsWhenFull {
@@ -379,18 +396,30 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     /// Counts and drops the refused suffix of the current chunk.
     private mutating func refuse(_ count: Int, _ actions: inout [PipelineAction]) {
+        // Before the discard: the driver names the refused events from the suffix it is about to drop.
+        deliver(.dropped(.storageFull), count, .refused, &actions)
         actions.append(.discardRefused)
-        drop(count, \.storageFull, .storageFull, "because the storage is full", &actions)
+        drop(count, \.storageFull, .storageFull, "because the storage is full", nil, &actions)
     }
 
     /// Counts `count` dropped events under `counter` and reports them, with their number, as `kind`.
     private mutating func drop(
         _ count: Int, _ counter: WritableKeyPath<BinobanStatistics.Drops, Int>, _ kind: BinobanError.Kind,
-        _ reason: String, _ actions: inout [PipelineAction]
+        _ reason: String, _ delivery: (BinobanDropReason, DeliveryNotice.Events)?, _ actions: inout [PipelineAction]
     ) {
         guard count > 0 else { return }
         statistics.dropped[keyPath: counter] += count
         actions.append(.report(kind, "\(count) events were dropped \(reason)", eventCount: count))
+        if let delivery { deliver(.dropped(delivery.0), count, delivery.1, &actions) }
+    }
+
+    /// Tells the delivery observer that `count` events finished with `outcome`, when one listens.
+    private func deliver(
+        _ outcome: BinobanDeliveryOutcome, _ count: Int, _ events: DeliveryNotice.Events,
+        _ actions: inout [PipelineAction]
+    ) {
+        guard rules.reportsDeliveries, count > 0 else { return }
+        actions.append(.deliver(DeliveryNotice(outcome: outcome, eventCount: count, events: events)))
     }
 
     /// Evicted batches that are being uploaded are counted only if they are not delivered.
@@ -411,9 +440,13 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         countEviction(immediateEvents, batches: immediateBatches, &actions)
     }
 
-    private mutating func countEviction(_ events: Int, batches: Int, _ actions: inout [PipelineAction]) {
+    /// `delivered`: the observer was told already (from the evicted batch the driver held).
+    private mutating func countEviction(
+        _ events: Int, batches: Int, delivered: Bool = false, _ actions: inout [PipelineAction]
+    ) {
         guard events > 0 || batches > 0 else { return }
         statistics.dropped.storageEviction += events
+        if !delivered { deliver(.dropped(.storageEviction), events, .unnamed, &actions) }
         dequeue(events: events, bytes: nil)
         actions.append(
             .report(
@@ -428,6 +461,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         let estimate = bytes ?? Int((Double(statistics.queuedBytes) / Double(queued) * Double(events)).rounded())
         statistics.queuedEvents = max(0, statistics.queuedEvents - events)
         statistics.queuedBytes = statistics.queuedEvents == 0 ? 0 : max(0, statistics.queuedBytes - estimate)
+        if statistics.queuedEvents == 0 { backlog.clear() } else { backlog.left(events) }
     }
 
     // MARK: Settings and flush requests
@@ -525,11 +559,13 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             gate.answeredFinally()
             statistics.uploadedBatches += 1
             statistics.uploadedEvents += item.eventCount
+            deliver(.uploaded, item.eventCount, .batch(id), &actions)
             dequeue(events: item.eventCount, bytes: item.bytes)
         case .rejected:
             statistics.requests.rejected += 1
             gate.answeredFinally()
             statistics.dropped.rejected += item.eventCount
+            deliver(.rejected(status: status), item.eventCount, .batch(id), &actions)
             dequeue(events: item.eventCount, bytes: item.bytes)
             actions.append(
                 .report(
@@ -564,8 +600,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         if let evicted = work[index].evictedEvents {
             endHold()
             _ = take(id)
+            deliver(.dropped(.storageEviction), evicted, .batch(id), &actions)
             actions.append(.forget(id))
-            countEviction(evicted, batches: 1, &actions)
+            countEviction(evicted, batches: 1, delivered: true, &actions)
             return
         }
         work[index].retries += 1
@@ -616,6 +653,30 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         case accepted
         case rejected
         case transient
+    }
+
+    // MARK: Purging the backlog
+
+    /// Starts the purge asked for, unless one runs: batches being read, sent or deleted stay (their outcome is
+    /// on its way); batches only listed leave the work, as the purge deletes them.
+    private mutating func startPurge(_ actions: inout [PipelineAction]) {
+        guard purges.start() else { return }
+        work.removeAll { $0.state == .queued }
+        actions.append(.purge(excluding: Set(work.map(\.id)), namesEvents: rules.reportsDeliveries))
+    }
+
+    private mutating func purged(_ report: PurgeReport, _ actions: inout [PipelineAction]) {
+        recordEvictions(report.closed, &actions)
+        statistics.dropped.purged += report.events
+        deliver(.dropped(.purged), report.events, .named(report.messageIds), &actions)
+        dequeue(events: report.events, bytes: report.bytes)
+        // Room was freed: a held write goes again.
+        if report.batches > 0 || report.closed.evictedBatches > 0 { endHold() }
+        if let failure = report.failure {
+            actions.append(.report(.storage, "the backlog could not be purged in full: \(failure)", eventCount: 0))
+        }
+        let result = BinobanPurgeResult(purgedEvents: report.events, purgedBatches: report.batches)
+        actions.append(.resumePurges(purges.finished(), result))
     }
 
     // MARK: Timers and shutdown
@@ -685,6 +746,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             break
         }
         if let snapshot = identity.start() { actions.append(.saveIdentity(snapshot)) }
+        startPurge(&actions)
         pumpUploads(at: now, &actions)
         finishIfDone(&actions)
     }
@@ -753,9 +815,10 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private mutating func finishIfDone(_ actions: inout [PipelineAction]) {
         guard case .stopping(_, let deadlinePassed) = life else { return }
         let uploadsDone = passes == .none || deadlinePassed
-        guard intakeClosed, !intakePending, writeStage == .idle, identity == .idle,
+        guard intakeClosed, !intakePending, writeStage == .idle, identity == .idle, !purges.isRunning,
             uploadsDone, work.isEmpty || deadlinePassed, !listing || deadlinePassed
         else { return }
+        if let waiting = purges.abandon() { actions.append(.resumePurges(waiting, BinobanPurgeResult())) }
         life = .stopped
         intervalDeadline = nil
         summaryDeadline = nil

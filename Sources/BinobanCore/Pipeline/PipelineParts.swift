@@ -13,6 +13,17 @@ struct PipelineParts: Sendable {
     var instanceId: String
     /// The statistics the facade reads, published after every step.
     var statistics: LockedValue<BinobanStatistics>
+    /// When the oldest queued event was stored, as ``elapsed`` read then (published with the statistics).
+    var oldestQueuedAt: LockedValue<Duration?>
+    /// Time on the pipeline's clock since the instance was created.
+    var elapsed: @Sendable () -> Duration
     /// Called once when the driver stops (releases the storage directory claim).
     var onStop: @Sendable () -> Void
+
+    /// The driver stopped: pending reports go out, the intake lets go of the driver, the directory is released.
+    func stopped() {
+        reporter.deliverPending()
+        intake.removeOnWork()
+        onStop()
+    }
 }

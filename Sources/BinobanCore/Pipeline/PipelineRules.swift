@@ -14,4 +14,7 @@ struct PipelineRules: Sendable, Equatable {
     var backpressure: BinobanBackpressure
     /// Whether a transport is configured (without one, batches are kept and `transportMissing` reported).
     var hasTransport: Bool
+    /// Whether a delivery observer (or a caller awaiting an event) is told each group of events that finishes
+    /// (``PipelineAction/deliver(_:)``); without one the machine asks for nothing of the kind.
+    var reportsDeliveries = false
 }

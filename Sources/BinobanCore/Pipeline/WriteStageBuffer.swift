@@ -19,10 +19,23 @@ struct WriteStageBuffer {
     private var encoded = 0
     /// The chunk being appended, or the refused suffix.
     private(set) var chunk: [Data] = []
+    /// The host's before-send stages, run on each event before it is encoded; `nil` when none are installed.
+    private let stages: EventStages?
+    /// Whether the events' message ids are kept beside the chunk, for the delivery observer.
+    private let namesEvents: Bool
+    /// The message ids of ``chunk`` (kept only when ``namesEvents``): after a refusal, of the refused suffix.
+    private(set) var chunkIDs: [String] = []
+    /// The events the stages dropped since the last ``takeStageDrops()``, by reason.
+    private var stageDrops: [StageDrop] = []
+    /// The message ids of the events the last append refused as oversize, and of those the last failure lost.
+    private(set) var oversizeIDs: [String] = []
+    private(set) var lostIDs: [String] = []
 
-    init(encoder: EventEncoder, intake: EventIntake) {
+    init(encoder: EventEncoder, intake: EventIntake, stages: EventStages? = nil, namesEvents: Bool = false) {
         self.encoder = encoder
         self.intake = intake
+        self.stages = stages
+        self.namesEvents = namesEvents
     }
 
     /// A buffer with the instance's encoder (its static context, instance id and, when collected, device id),
@@ -34,7 +47,8 @@ struct WriteStageBuffer {
             encoder: EventEncoder(
                 context: configuration.contextProvider.staticContext(),
                 deviceId: deviceId),
-            intake: parts.intake)
+            intake: parts.intake, stages: EventStages(configuration.stages),
+            namesEvents: parts.rules.reportsDeliveries)
         parts.intake.setEncoder(encoder)
     }
 
@@ -61,6 +75,10 @@ struct WriteStageBuffer {
         var scratch: [UInt8] = []
         scratch.reserveCapacity(4096)
         chunk.reserveCapacity(end - start)
+        guard stages == nil, !namesEvents else {
+            encodeStaged(start..<end)
+            return chunk
+        }
         // Read in place: a `for` over the slice copied every event (seven reference-counted fields) per encode.
         drain.buffer.withUnsafeBufferPointer { events in
             for index in start..<end {
@@ -72,6 +90,42 @@ struct WriteStageBuffer {
         encoded = end - drain.firstLive
         if end == drain.buffer.endIndex { releaseDrain() }
         return chunk
+    }
+
+    /// Encodes the events of `range` after running the stages on each, keeping their message ids when the
+    /// delivery observer needs them (a copy per event: only hosts with stages or an observer take this path).
+    private mutating func encodeStaged(_ range: Range<Int>) {
+        var scratch: [UInt8] = []
+        scratch.reserveCapacity(4096)
+        for index in range {
+            var event = drain.buffer[index]
+            if let reason = stages?.run(on: &event) {
+                noteStageDrop(reason, event.messageIdText)
+                continue
+            }
+            scratch.removeAll(keepingCapacity: true)
+            encoder.encode(event, to: &scratch)
+            chunk.append(Data(scratch))
+            if namesEvents { chunkIDs.append(event.messageIdText) }
+        }
+        encoded = range.upperBound - drain.firstLive
+        if range.upperBound == drain.buffer.endIndex { releaseDrain() }
+    }
+
+    private mutating func noteStageDrop(_ reason: String, _ messageId: @autoclosure () -> String) {
+        let id = namesEvents ? [messageId()] : []
+        if let index = stageDrops.firstIndex(where: { $0.reason == reason }) {
+            stageDrops[index].count += 1
+            stageDrops[index].messageIds += id
+        } else {
+            stageDrops.append(StageDrop(reason: reason, count: 1, messageIds: id))
+        }
+    }
+
+    /// The events the stages dropped since the last call, by reason, for the machine to count.
+    mutating func takeStageDrops() -> [StageDrop] {
+        defer { stageDrops = [] }
+        return stageDrops
     }
 
     /// Hands the drained events back as soon as they are all encoded: held until the next drain, a burst's last
@@ -87,6 +141,10 @@ struct WriteStageBuffer {
     mutating func stored(_ report: BinobanStorageWriteReport) -> Int {
         let taken = chunk.count - report.refusedEvents
         let bytes = chunk.prefix(taken).reduce(0) { $0 + $1.count }
+        if namesEvents {
+            oversizeIDs = Self.largest(report.rejectedOversizeEvents, of: chunk.prefix(taken)).map { chunkIDs[$0] }
+            chunkIDs.removeFirst(min(taken, chunkIDs.count))
+        }
         chunk.removeFirst(taken)
         return bytes
     }
@@ -95,6 +153,10 @@ struct WriteStageBuffer {
     mutating func failed(storedBeforeFailure: Int) -> Int {
         let lost = max(0, chunk.count - storedBeforeFailure)
         chunk = []
+        if namesEvents {
+            lostIDs = Array(chunkIDs.suffix(lost))
+            chunkIDs = []
+        }
         return lost
     }
 
@@ -116,5 +178,13 @@ struct WriteStageBuffer {
     /// Drops the refused suffix (the machine counted it).
     mutating func discardRefused() {
         chunk = []
+        chunkIDs = []
+    }
+
+    /// The positions of the `count` largest events: the ones a storage refused as oversize, since its rule is a
+    /// size limit (an event of the limit or more), so it refuses exactly the largest ones of what it took.
+    static func largest(_ count: Int, of events: ArraySlice<Data>) -> [Int] {
+        guard count > 0 else { return [] }
+        return events.indices.sorted { events[$0].count > events[$1].count }.prefix(count).sorted()
     }
 }

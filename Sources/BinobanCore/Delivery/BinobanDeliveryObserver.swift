@@ -1,0 +1,69 @@
+/// Told, once per finished batch, what became of its events: uploaded, rejected by the ingest, or dropped by the
+/// SDK with the reason. Set it on ``Configuration/deliveryObserver``.
+///
+/// Every event the instance accepted ends in exactly one report (or stays queued in storage, for a later flush or
+/// run), and the reports add up to ``Binoban/statistics``: the events of `.uploaded` reports are
+/// ``BinobanStatistics/uploadedEvents``, those of `.rejected` ones ``BinobanStatistics/Drops/rejected``, and each
+/// drop reason its counter.
+///
+/// It is called on the pipeline's own task, never on the thread that called `track()`, one report at a time and
+/// in the order the pipeline learned the outcomes. The pipeline waits for it to return: keep it short (count,
+/// hand the report to a queue of your own) and never call back into the instance from it.
+public protocol BinobanDeliveryObserver: Sendable {
+    /// One batch (or one group of events dropped together) has finished.
+    func deliveryFinished(_ delivery: BinobanDelivery)
+}
+
+/// What became of a group of events: the events of one uploaded or rejected batch, or of one drop.
+public struct BinobanDelivery: Sendable, Hashable {
+    /// The `messageId` of each event, in the order the events were accepted.
+    ///
+    /// It holds ``eventCount`` ids except where the pipeline cannot name the events: batches a previous run left
+    /// that the storage evicted before they were read, events the storage evicted before they were read for
+    /// upload, and events dropped in the write stage before they reached storage (paused, write stage overflow).
+    /// Those reports carry the count only.
+    public var messageIds: [String]
+    /// How many events finished this way; always the amount the statistics counted.
+    public var eventCount: Int
+    /// What became of them.
+    public var outcome: BinobanDeliveryOutcome
+
+    /// Creates a report.
+    public init(messageIds: [String], eventCount: Int, outcome: BinobanDeliveryOutcome) {
+        self.messageIds = messageIds
+        self.eventCount = eventCount
+        self.outcome = outcome
+    }
+}
+
+/// The end of an event's way through the pipeline.
+public enum BinobanDeliveryOutcome: Sendable, Hashable {
+    /// The ingest accepted the batch (2xx).
+    case uploaded
+    /// The ingest rejected the batch for good with this status (4xx other than 429); it was deleted.
+    case rejected(status: Int)
+    /// The SDK dropped the events, for this reason.
+    case dropped(BinobanDropReason)
+}
+
+/// Why the SDK dropped events. Each reason is one counter of ``BinobanStatistics/Drops``.
+public enum BinobanDropReason: Sendable, Hashable {
+    /// Tracked while the instance was paused (``BinobanStatistics/Drops/paused``).
+    case paused
+    /// The write stage between the caller and storage was full (``BinobanStatistics/Drops/writeStageOverflow``).
+    case writeStageOverflow
+    /// One event encoded to the storage's event size limit or more (``BinobanStatistics/Drops/oversize``).
+    case oversize
+    /// Deleted from a full storage, oldest first (``BinobanStatistics/Drops/storageEviction``).
+    case storageEviction
+    /// Refused by a full storage, or still refused when the shutdown deadline passed
+    /// (``BinobanStatistics/Drops/storageFull``).
+    case storageFull
+    /// Lost to a storage fault (``BinobanStatistics/Drops/storageFailure``).
+    case storageFailure
+    /// A before-send stage dropped them, with the stage's reason as counted in
+    /// ``BinobanStatistics/Drops/stageReasons`` (``BinobanStatistics/Drops/stage``).
+    case stage(String)
+    /// Deleted by ``Binoban/purgeBacklog()`` (``BinobanStatistics/Drops/purged``).
+    case purged
+}

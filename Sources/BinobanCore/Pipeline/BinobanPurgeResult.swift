@@ -1,0 +1,24 @@
+/// What ``Binoban/purgeBacklog()`` deleted from storage.
+public struct BinobanPurgeResult: Sendable, Hashable {
+    /// Events deleted, counted in ``BinobanStatistics/Drops/purged``.
+    public var purgedEvents: Int = 0
+    /// Batches deleted.
+    public var purgedBatches: Int = 0
+
+    /// Creates a result.
+    public init(purgedEvents: Int = 0, purgedBatches: Int = 0) {
+        self.purgedEvents = purgedEvents
+        self.purgedBatches = purgedBatches
+    }
+}
+
+/// What one purge of the storage did, for the machine: what it deleted (with the message ids when a delivery
+/// observer listens), what closing the open batch evicted, and the fault that stopped it, if one did.
+struct PurgeReport: Sendable, Equatable {
+    var events = 0
+    var batches = 0
+    var bytes = 0
+    var messageIds: [String] = []
+    var closed = BinobanStorageWriteReport()
+    var failure: String?
+}
