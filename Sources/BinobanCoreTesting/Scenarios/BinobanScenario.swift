@@ -64,6 +64,8 @@ public struct BinobanScenario: Sendable, Hashable {
         public var compressesUploads = false
         /// `Configuration.allowsCleartextHost`. Default `false`.
         public var allowsCleartextHost = false
+        /// `Configuration.stages`, in order: declarative before-send stages. Default none.
+        public var stages: [Stage] = []
         /// `Configuration.trackApplicationLifecycleEvents`. Default `true`.
         public var trackApplicationLifecycleEvents = true
         /// The version and build an earlier launch left in the key-value store; `nil` (the default) for a
@@ -75,6 +77,15 @@ public struct BinobanScenario: Sendable, Hashable {
     }
 
     /// How the runner builds the scenario's own `BinobanNotifications` (never `BinobanNotifications.shared`).
+    /// A before-send stage a scenario file can declare (host code cannot be written in JSON, so these two
+    /// stand for the common shapes: consent gating and redaction).
+    public enum Stage: Sendable, Hashable {
+        /// Drops every event whose name is `event` (track, page and screen names), giving `reason`.
+        case drop(event: String, reason: String)
+        /// Removes the member `key` from every event's properties or traits.
+        case removeProperty(String)
+    }
+
     public struct Notifications: Sendable, Hashable {
         /// Whether the layer is attached to the instance before the first step. Default `true`; with `false`,
         /// tokens and events wait for an `attachNotifications` input.

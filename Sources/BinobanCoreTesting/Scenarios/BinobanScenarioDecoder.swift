@@ -74,6 +74,23 @@ public enum BinobanScenarioDecoder: Sendable {
         "request", "error", "flushResult", "interaction", "drained", "display", "permissionRequest", "diagnostic",
     ]
 
+    /// `{"drop": "<event name>", "reason": "<text>"}` or `{"removeProperty": "<key>"}`.
+    private static func stage(_ value: JSONValue, path: String) throws(Failure) -> BinobanScenario.Stage {
+        guard let members = value.objectValue else {
+            throw Failure(path: path, message: "expected {\"drop\": …, \"reason\": …} or {\"removeProperty\": …}")
+        }
+        if let event = members["drop"]?.stringValue, let reason = members["reason"]?.stringValue,
+            members.count == 2
+        {
+            return .drop(event: event, reason: reason)
+        }
+        if let key = members["removeProperty"]?.stringValue, members.count == 1 {
+            return .removeProperty(key)
+        }
+        throw Failure(
+            path: path, message: "expected {\"drop\": string, \"reason\": string} or {\"removeProperty\": string}")
+    }
+
     private static func decodeConfig(_ reader: Reader?) throws(Failure) -> BinobanScenario.Config {
         var config = BinobanScenario.Config()
         guard let reader else { return config }
@@ -81,7 +98,7 @@ public enum BinobanScenarioDecoder: Sendable {
             "apiKey", "sourceIdentifier", "apiHost", "flushAt", "flushInterval", "uploadMaxRetries",
             "backoffBaseMillis", "backoffMaxMillis", "maxFilesPerFlush", "maxEventBytes", "wallClockStartMs",
             "maxFinishedBatches", "maxTotalBytes", "retryAfterLimitMillis", "maxConcurrentUploads", "backpressure",
-            "writeStageCapacity", "compressesUploads", "allowsCleartextHost",
+            "writeStageCapacity", "compressesUploads", "allowsCleartextHost", "stages",
             "random", "transport", "notifications", "trackApplicationLifecycleEvents", "storedApplication",
         ])
         if let value = try reader.string("apiKey") { config.apiKey = value }
@@ -140,6 +157,11 @@ public enum BinobanScenarioDecoder: Sendable {
         }
         if let value = try reader.bool("compressesUploads") { config.compressesUploads = value }
         if let value = try reader.bool("allowsCleartextHost") { config.allowsCleartextHost = value }
+        if let stages = try reader.array("stages") {
+            config.stages = try stages.enumerated().map { (index, value) throws(Failure) in
+                try stage(value, path: "config.stages[\(index)]")
+            }
+        }
         if let value = try reader.bool("trackApplicationLifecycleEvents") {
             config.trackApplicationLifecycleEvents = value
         }

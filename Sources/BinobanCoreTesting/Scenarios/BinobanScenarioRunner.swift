@@ -46,6 +46,7 @@ public enum BinobanScenarioRunner: Sendable {
         configuration.trackApplicationLifecycleEvents = config.trackApplicationLifecycleEvents
         configuration.compressesUploads = config.compressesUploads
         configuration.allowsCleartextHost = config.allowsCleartextHost
+        configuration.stages = config.stages.map { ScenarioStage(rule: $0) }
         configuration.transport = transport
         configuration.clock = clock
         configuration.wallClock = clock
