@@ -76,7 +76,6 @@ public struct BinobanScenario: Sendable, Hashable {
         public init() {}
     }
 
-    /// How the runner builds the scenario's own `BinobanNotifications` (never `BinobanNotifications.shared`).
     /// A before-send stage a scenario file can declare (host code cannot be written in JSON, so these two
     /// stand for the common shapes: consent gating and redaction).
     public enum Stage: Sendable, Hashable {
@@ -86,6 +85,7 @@ public struct BinobanScenario: Sendable, Hashable {
         case removeProperty(String)
     }
 
+    /// How the runner builds the scenario's own `BinobanNotifications` (never `BinobanNotifications.shared`).
     public struct Notifications: Sendable, Hashable {
         /// Whether the layer is attached to the instance before the first step. Default `true`; with `false`,
         /// tokens and events wait for an `attachNotifications` input.
