@@ -1,4 +1,4 @@
-/// A delivery observer that keeps every report, for tests: install it as ``BinobanCore/Configuration/deliveryObserver``
+/// A delivery observer that keeps every report, for tests: install it as `Configuration.deliveryObserver`
 /// and read ``deliveries`` once the instance is quiet.
 public final class DeliveryRecorder: BinobanDeliveryObserver {
     private let recorded = LockedValue<[BinobanDelivery]>([])
