@@ -62,7 +62,9 @@ struct BinobanSend {
         }
         let ledger = SendLedger(checkpoint: checkpoint)
         ledger.update { $0.inputBytes = input.size }
-        if !options.dryRun, let hint = Self.schemeHint(forHost: options.apiHost ?? "") {
+        if !options.dryRun,
+            let hint = Self.schemeHint(forHost: options.apiHost ?? "", allowsCleartext: options.allowsCleartextHost)
+        {
             CommandLineTool.printError("sdkcore binoban send: note: \(hint)")
         }
         let signals = SignalWatch()
@@ -141,6 +143,7 @@ struct BinobanSend {
         let progress = self.progress
         return BinobanFactory.shared.create(apiKey: apiKey, sourceIdentifier: source) { config in
             config.apiHost = options.dryRun ? (options.apiHost ?? "api.binoban.io") : (options.apiHost ?? "")
+            config.allowsCleartextHost = options.allowsCleartextHost
             config.storage = LedgerStorage(base: storage, ledger: ledger)
             if let directory = options.storage {
                 config.storageDirectory = URL(fileURLWithPath: directory, isDirectory: true)
@@ -239,15 +242,23 @@ struct BinobanSend {
         return String(decoding: bytes, as: UTF8.self).allSatisfy(\.isWhitespace)
     }
 
-    /// A note for a host given without a scheme: where the batches go, and the spelling a plain-HTTP ingest on
-    /// this machine needs (the instance keeps `http://` for loopback hosts only). `nil` when a scheme is given.
-    static func schemeHint(forHost host: String) -> String? {
+    /// A note that says where batches go when that is not what `--api-host` spells: a host without a scheme is
+    /// reached over HTTPS (for a loopback host the note also gives the plain-HTTP spelling), and so is an explicit
+    /// `http://` host that is not loopback, unless `--allow-cleartext-host` keeps it. `nil` when batches go where
+    /// the option says.
+    static func schemeHint(forHost host: String, allowsCleartext: Bool) -> String? {
         let trimmed = String(host.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-        guard !trimmed.isEmpty, !trimmed.contains("://") else { return nil }
+        guard !trimmed.isEmpty else { return nil }
+        if trimmed.lowercased().hasPrefix("http://") {
+            let rest = trimmed.dropFirst("http://".count)
+            let authority = rest.prefix { $0 != "/" }
+            guard !allowsCleartext, !LoopbackHost.contains(authority: authority) else { return nil }
+            return "--api-host '\(trimmed)' is not a loopback host, so batches go over HTTPS (https://\(rest)); "
+                + "for a plain-HTTP ingest on a private network add --allow-cleartext-host"
+        }
+        guard !trimmed.contains("://") else { return nil }
         let authority = trimmed.prefix { $0 != "/" }
-        let name =
-            authority.hasPrefix("[") ? authority.dropFirst().prefix { $0 != "]" } : authority.prefix { $0 != ":" }
-        let loopback = ["127.0.0.1", "localhost", "::1"].contains(name.lowercased())
+        let loopback = LoopbackHost.contains(authority: authority)
         var hint = "--api-host '\(trimmed)' has no scheme, so batches go over HTTPS (https://\(trimmed))"
         if loopback { hint += "; for a plain-HTTP ingest on this machine write http://\(trimmed)" }
         return hint

@@ -71,7 +71,11 @@ struct BinobanSendCommand: Command {
 
         OPTIONS:
           --api-host HOST    The ingest host. Without a scheme it is reached over https (a note says so); http://
-                             is kept only for 127.0.0.1/localhost. Required unless --dry-run.
+                             is kept for 127.0.0.1/localhost, and for another host only with
+                             --allow-cleartext-host. Required unless --dry-run.
+          --allow-cleartext-host
+                             Keep an explicit http:// on a host that is not loopback (an ingest inside a private
+                             network): events and the API key cross the network unencrypted.
           --api-key KEY      The API key (Basic auth), when BINOBAN_API_KEY is not set. Prefer the variable: an
                              argument shows in 'ps' to every user of the machine.
           --source ID        The source identifier (the envelope's writeKey). Required.

@@ -7,6 +7,8 @@ struct SendOptions: Sendable {
     var storage: String?
     var dryRun = false
     var strict = false
+    /// `--allow-cleartext-host`: keep an explicit `http://` on a host that is not loopback (a private ingest).
+    var allowsCleartextHost = false
     var flushAt = 20
     var maxRetries = 3
     var progress: String?
@@ -69,9 +71,13 @@ struct SendOptions: Sendable {
                     throw Problem(description: "--progress: expected auto, tty, plain or none, found '\(mode)'")
                 }
                 options.progress = mode
-            case "--dry-run", "--strict":
+            case "--dry-run", "--strict", "--allow-cleartext-host":
                 guard inline == nil else { throw Problem(description: "\(name) takes no value") }
-                if name == "--dry-run" { options.dryRun = true } else { options.strict = true }
+                switch name {
+                case "--dry-run": options.dryRun = true
+                case "--strict": options.strict = true
+                default: options.allowsCleartextHost = true
+                }
             default:
                 throw Problem(description: "unknown option '\(argument)'")
             }

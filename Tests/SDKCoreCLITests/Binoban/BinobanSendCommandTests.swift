@@ -232,6 +232,49 @@ struct BinobanSendCommandTests {
         #expect(!quiet.standardError.contains("note:"))
     }
 
+    #if os(Linux)
+    @Test func aPlainHTTPHostThatIsNotLoopbackIsSentToOnlyWithAllowCleartextHost() async throws {
+        // Without the opt-in the batches go over HTTPS: the plain ingest gets a TLS handshake, no POST, and the
+        // run says so and exits 1 with the events counted as not sent.
+        let refused = try PlainHTTPIngest()
+        let host = "http://\(PlainHTTPIngest.address):\(refused.port)"
+        let upgraded = try await SDKCoreProcess.run(
+            ["binoban", "send", "--max-retries", "0", "--api-host", host, "--source", "S", "-"],
+            input: lines(3), environment: ["BINOBAN_API_KEY": "K"])
+        #expect(try refused.stop().isEmpty)
+        #expect(upgraded.status == 1, "\(upgraded.standardError)")
+        #expect(
+            upgraded.standardError.contains(
+                "note: --api-host '\(host)' is not a loopback host, so batches go over HTTPS "
+                    + "(https://\(PlainHTTPIngest.address):\(refused.port)); for a plain-HTTP ingest on a private "
+                    + "network add --allow-cleartext-host"), "\(upgraded.standardError)")
+        #expect(upgraded.standardError.contains("0 sent, 0 failed, 3 not sent"), "\(upgraded.standardError)")
+
+        // With it every event reaches the plain ingest, the key as Basic auth, and the instance's warning says
+        // that they crossed the network unencrypted.
+        let ingest = try PlainHTTPIngest()
+        let cleartext = "http://\(PlainHTTPIngest.address):\(ingest.port)"
+        let sent = try await SDKCoreProcess.run(
+            ["binoban", "send", "--allow-cleartext-host", "--api-host", cleartext, "--source", "S", "-"],
+            input: lines(3), environment: ["BINOBAN_API_KEY": "K"])
+        let posts = try ingest.stop()
+        #expect(sent.status == 0, "\(sent.standardError)")
+        #expect(posts.map(\.events).reduce(0, +) == 3)
+        #expect(posts.allSatisfy { $0.path == "/b" && $0.basicAuth })
+        #expect(sent.standardError.contains("events and the API key cross the network unencrypted"))
+        #expect(!sent.standardError.contains("note:"))
+        #expect(sent.standardError.contains("3 sent, 0 failed, 0 not sent"), "\(sent.standardError)")
+    }
+    #endif
+
+    @Test func aFlagGivenAValueIsAUsageError() async throws {
+        let output = try await SDKCoreProcess.run(
+            ["binoban", "send", "--allow-cleartext-host=yes", "--dry-run", "--source", "S", "-"],
+            input: lines(1), environment: ["BINOBAN_API_KEY": "K"])
+        #expect(output.status == 64)
+        #expect(output.standardError.contains("--allow-cleartext-host takes no value"), "\(output.standardError)")
+    }
+
     @Test func progressShowsTheRateAndThePercentageOfAFile() async throws {
         let server = LoopbackHTTPServer(responder: .always(.ok))
         let port = try server.start()
