@@ -20,8 +20,10 @@ public struct BinobanDelivery: Sendable, Hashable {
     ///
     /// It holds ``eventCount`` ids except where the pipeline cannot name the events: batches a previous run left
     /// that the storage evicted before they were read, events the storage evicted before they were read for
-    /// upload, and events dropped in the write stage before they reached storage (paused, write stage overflow).
-    /// Those reports carry the count only.
+    /// upload, and events refused on their way in (tracked while paused, or refused as the newest when the write
+    /// stage was full under ``BinobanBackpressure/dropNewest`` or ``BinobanBackpressure/wait``). Those reports
+    /// carry the count only; the oldest events dropped from a full write stage (``BinobanBackpressure/dropOldest``)
+    /// are named.
     public var messageIds: [String]
     /// How many events finished this way; always the amount the statistics counted.
     public var eventCount: Int

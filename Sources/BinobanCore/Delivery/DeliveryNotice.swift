@@ -13,6 +13,12 @@ struct DeliveryNotice: Sendable, Equatable {
         case lost
         /// Named by the input that brought them (events a stage dropped).
         case named([String])
+        /// The oldest events of the drain just taken, which the intake dropped to keep its bound; the rest of the
+        /// count (events refused as the newest) has no ids.
+        case overflowed
+        /// The events of batches the storage evicted before they were read: not named to the observer (the
+        /// pipeline keeps no ids of stored events), but the awaited ones among them are known by batch.
+        case evicted([BinobanBatchID])
         /// Not known to the pipeline (see ``BinobanDelivery/messageIds``).
         case unnamed
     }

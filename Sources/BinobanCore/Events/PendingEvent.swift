@@ -55,11 +55,14 @@ struct PendingEvent: Sendable {
         let groupId: String?
         /// The alias's `previousId` (alias only).
         let previousId: String?
+        /// A caller awaits this event's outcome (``BinobanServerEvents/awaitingDelivery``).
+        let isAwaited: Bool
 
         init(
             messageId: String? = nil, context: [String: JSONValue] = [:], integrations: [String: JSONValue]? = nil,
-            category: String? = nil, groupId: String? = nil, previousId: String? = nil
+            category: String? = nil, groupId: String? = nil, previousId: String? = nil, isAwaited: Bool = false
         ) {
+            self.isAwaited = isAwaited
             self.messageId = messageId
             self.context = context
             self.integrations = integrations

@@ -29,31 +29,86 @@ extension Binoban {
     /// stopped. `identity` `nil` takes the instance's anonymousId and userId (``BinobanServerEvents``'s
     /// `screen(title:properties:)`). Never encoded by the caller: server calls are encoded by the writer.
     @discardableResult
-    func acceptServerCall(
-        _ kind: PendingEvent.Kind, name: String, payload: JSONValue, identity: BinobanEventIdentity?,
-        fields: BinobanMessageFields, category: String? = nil, groupId: String? = nil, previousId: String? = nil
-    ) -> Bool {
+    func acceptServerCall(_ call: ServerCall) -> Bool {
         guard let runtime else { return false }
-        let hostMessageId = fields.hostMessageId
-        let messageId = hostMessageId == nil ? MessageID.random(from: runtime.random) : MessageID(high: 0, low: 0)
-        let now = fields.timestampMillis ?? configuration.wallClock.currentMillisecondsSince1970()
-        let serverFields = PendingEvent.ServerFields(
-            messageId: hostMessageId, context: fields.context, integrations: fields.integrations,
-            category: category, groupId: groupId, previousId: previousId)
-        let body: JSONValue
-        switch kind {
-        case .alias: body = .null
-        default: body = payload.objectValue == nil ? [:] : payload
-        }
-        let accepted = runtime.intake.accept { current in
-            let ids = EventIdentityRule.ids(for: kind, given: identity, instance: current)
-            return PendingEvent(
-                kind: kind, name: name, payload: body, messageId: messageId, timestampMillis: now,
-                anonymousId: ids.anonymousId, userId: ids.userId, deviceToken: nil, server: serverFields)
-        }
+        let accepted = runtime.intake.accept(serverEvent(call, awaited: false, runtime: runtime).make)
         if debugLogIsOn {
-            debugLog.event(kind, name: name, fieldCount: body.objectValue?.count ?? 0, accepted: accepted)
+            debugLog.event(
+                call.kind, name: call.name, fieldCount: call.body.objectValue?.count ?? 0, accepted: accepted)
         }
         return accepted
+    }
+
+    /// Stamps a server call, hands it to the intake (waiting for room like `trackAwaitingRoom`) and waits until
+    /// the pipeline says what became of it (``BinobanServerEvents/awaitingDelivery``).
+    func awaitServerCall(_ call: ServerCall) async -> BinobanEventOutcome {
+        guard let runtime else { return .notAccepted }
+        let event = serverEvent(call, awaited: true, runtime: runtime)
+        // Registered before the event is handed over: its outcome may come before this task waits.
+        let token = runtime.outcomeWaiters.register(event.messageId)
+        let admission = await runtime.intake.acceptWaitingForRoom(awaited: true, event.make)
+        if debugLogIsOn {
+            debugLog.event(
+                call.kind, name: call.name, fieldCount: call.body.objectValue?.count ?? 0,
+                accepted: admission == .accepted)
+        }
+        let refused: BinobanEventOutcome
+        switch admission {
+        case .accepted: return await runtime.outcomeWaiters.wait(token)
+        case .paused: refused = .finished(.dropped(.paused))
+        case .overflowed: refused = .finished(.dropped(.writeStageOverflow))
+        case .closed: refused = .notAccepted
+        case .cancelled: refused = .cancelled
+        }
+        runtime.outcomeWaiters.withdraw(token)
+        return refused
+    }
+
+    /// The event of a server call, built under the intake's lock from the instance's identity of that moment,
+    /// and the message id it will carry.
+    private func serverEvent(
+        _ call: ServerCall, awaited: Bool, runtime: BinobanRuntime
+    ) -> (messageId: String, make: (IdentityState) -> PendingEvent) {
+        let hostMessageId = call.fields.hostMessageId
+        let messageId = hostMessageId == nil ? MessageID.random(from: runtime.random) : MessageID(high: 0, low: 0)
+        let now = call.fields.timestampMillis ?? configuration.wallClock.currentMillisecondsSince1970()
+        let serverFields = PendingEvent.ServerFields(
+            messageId: hostMessageId, context: call.fields.context, integrations: call.fields.integrations,
+            category: call.category, groupId: call.groupId, previousId: call.previousId, isAwaited: awaited)
+        let (kind, name, body, identity) = (call.kind, call.name, call.body, call.identity)
+        // Only an awaiting caller needs the text of a generated id (the writer formats it otherwise).
+        let messageIdText = awaited ? (hostMessageId ?? messageId.text) : ""
+        return (
+            messageIdText,
+            { current in
+                let ids = EventIdentityRule.ids(for: kind, given: identity, instance: current)
+                return PendingEvent(
+                    kind: kind, name: name, payload: body, messageId: messageId, timestampMillis: now,
+                    anonymousId: ids.anonymousId, userId: ids.userId, deviceToken: nil, server: serverFields)
+            }
+        )
+    }
+}
+
+/// One server call as its caller gave it (``BinobanServerEvents``, ``BinobanAwaitedServerEvents``).
+struct ServerCall {
+    var kind: PendingEvent.Kind
+    /// The event, page or screen name; empty for the other kinds.
+    var name: String
+    /// `properties` or `traits` as given.
+    var payload: JSONValue
+    /// `nil`: the instance's anonymousId and userId.
+    var identity: BinobanEventIdentity?
+    var fields: BinobanMessageFields
+    var category: String? = nil
+    var groupId: String? = nil
+    var previousId: String? = nil
+
+    /// The `properties` or `traits` sent: `{}` when not an object; nothing for an alias.
+    var body: JSONValue {
+        switch kind {
+        case .alias: .null
+        default: payload.objectValue == nil ? [:] : payload
+        }
     }
 }

@@ -33,7 +33,8 @@ public struct BinobanServerEvents: Sendable {
         name: String, properties: JSONValue = [:], as identity: BinobanEventIdentity,
         fields: BinobanMessageFields = BinobanMessageFields()
     ) {
-        binoban.acceptServerCall(.track, name: name, payload: properties, identity: identity, fields: fields)
+        binoban.acceptServerCall(
+            ServerCall(kind: .track, name: name, payload: properties, identity: identity, fields: fields))
     }
 
     /// Records a track event with properties given as `[String: Any]`; values JSON cannot carry are dropped and
@@ -51,7 +52,8 @@ public struct BinobanServerEvents: Sendable {
         traits: JSONValue = [:], as identity: BinobanEventIdentity,
         fields: BinobanMessageFields = BinobanMessageFields()
     ) {
-        binoban.acceptServerCall(.identify, name: "", payload: traits, identity: identity, fields: fields)
+        binoban.acceptServerCall(
+            ServerCall(kind: .identify, name: "", payload: traits, identity: identity, fields: fields))
     }
 
     /// Records an identify event with traits given as `[String: Any]`; values JSON cannot carry are dropped and
@@ -69,7 +71,9 @@ public struct BinobanServerEvents: Sendable {
         fields: BinobanMessageFields = BinobanMessageFields()
     ) {
         binoban.acceptServerCall(
-            .page, name: name ?? "", payload: properties, identity: identity, fields: fields, category: category)
+            ServerCall(
+                kind: .page, name: name ?? "", payload: properties, identity: identity, fields: fields,
+                category: category))
     }
 
     /// Records a page view with properties given as `[String: Any]`; values JSON cannot carry are dropped and
@@ -88,7 +92,9 @@ public struct BinobanServerEvents: Sendable {
         fields: BinobanMessageFields = BinobanMessageFields()
     ) {
         binoban.acceptServerCall(
-            .screen, name: name ?? "", payload: properties, identity: identity, fields: fields, category: category)
+            ServerCall(
+                kind: .screen, name: name ?? "", payload: properties, identity: identity, fields: fields,
+                category: category))
     }
 
     /// Records a screen view with properties given as `[String: Any]`; values JSON cannot carry are dropped and
@@ -107,7 +113,7 @@ public struct BinobanServerEvents: Sendable {
         fields: BinobanMessageFields = BinobanMessageFields()
     ) {
         binoban.acceptServerCall(
-            .group, name: "", payload: traits, identity: identity, fields: fields, groupId: groupId)
+            ServerCall(kind: .group, name: "", payload: traits, identity: identity, fields: fields, groupId: groupId))
     }
 
     /// Records a group with traits given as `[String: Any]`; values JSON cannot carry are dropped and reported.
@@ -122,15 +128,16 @@ public struct BinobanServerEvents: Sendable {
     /// event carries no anonymousId; both ids are sent as given.
     public func alias(userId: String, previousId: String, fields: BinobanMessageFields = BinobanMessageFields()) {
         binoban.acceptServerCall(
-            .alias, name: "", payload: .null, identity: BinobanEventIdentity(userId: userId), fields: fields,
-            previousId: previousId)
+            ServerCall(
+                kind: .alias, name: "", payload: .null, identity: BinobanEventIdentity(userId: userId), fields: fields,
+                previousId: previousId))
     }
 
     /// Records a screen view named `title` with the instance's anonymousId and userId: the call of the
     /// screen extension before the per-call ones, kept for hosts that record their own screens.
     public func screen(title: String, properties: JSONValue = [:]) {
         binoban.acceptServerCall(
-            .screen, name: title, payload: properties, identity: nil, fields: BinobanMessageFields())
+            ServerCall(kind: .screen, name: title, payload: properties, identity: nil, fields: BinobanMessageFields()))
     }
 
     /// Records a screen view named `title` with properties given as `[String: Any]`; values JSON cannot carry

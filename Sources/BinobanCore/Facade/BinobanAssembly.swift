@@ -112,6 +112,7 @@ enum BinobanAssembly {
         let parts = PipelineParts(
             intake: intake,
             waiters: FlushWaiters(),
+            outcomeWaiters: EventOutcomeWaiters(),
             reporter: reporter,
             configuration: configuration,
             rules: validated.rules(for: configuration),
@@ -138,7 +139,8 @@ enum BinobanAssembly {
         let lifecycle = ApplicationLifecycleTracker(
             tracksEvents: configuration.trackApplicationLifecycleEvents, stored: identity.application)
         let core = BinobanRuntime(
-            intake: intake, waiters: parts.waiters, driver: driver, reporter: reporter, random: random,
+            intake: intake, waiters: parts.waiters, outcomeWaiters: parts.outcomeWaiters, driver: driver,
+            reporter: reporter, random: random,
             lifecycle: lifecycle, statistics: parts.statistics, oldestQueuedAt: parts.oldestQueuedAt, elapsed: elapsed,
             storageFallbacks: fallbacks)
         let instance = Binoban(core: core, configuration: configuration)
@@ -170,6 +172,7 @@ enum BinobanAssembly {
 final class BinobanRuntime: Sendable {
     let intake: EventIntake
     let waiters: FlushWaiters
+    let outcomeWaiters: EventOutcomeWaiters
     let driver: any PipelineControl
     let reporter: ErrorReporter
     let random: any BinobanRandomSource
@@ -192,12 +195,14 @@ final class BinobanRuntime: Sendable {
     }
 
     init(
-        intake: EventIntake, waiters: FlushWaiters, driver: any PipelineControl, reporter: ErrorReporter,
+        intake: EventIntake, waiters: FlushWaiters, outcomeWaiters: EventOutcomeWaiters, driver: any PipelineControl,
+        reporter: ErrorReporter,
         random: any BinobanRandomSource, lifecycle: ApplicationLifecycleTracker,
         statistics: LockedValue<BinobanStatistics>, oldestQueuedAt: LockedValue<Duration?>,
         elapsed: @escaping @Sendable () -> Duration, storageFallbacks: StorageFallbackCounter
     ) {
         self.intake = intake
+        self.outcomeWaiters = outcomeWaiters
         self.waiters = waiters
         self.driver = driver
         self.reporter = reporter

@@ -57,6 +57,8 @@ final class EventIntake: Sendable {
         var accepted = 0
         var overflowDrops = 0
         var pausedDrops = 0
+        /// Events a caller awaits the outcome of, accepted since the last drain.
+        var awaitedEvents = 0
         var tickets: [FlushTicket] = []
         var settings: Settings
         var settingsDirty = false
@@ -206,10 +208,32 @@ final class EventIntake: Sendable {
         return accepted
     }
 
+    /// What became of an event handed over by ``acceptWaitingForRoom(awaited:_:)``.
+    enum AwaitedAdmission: Sendable, Equatable {
+        case accepted
+        /// Refused and counted as a paused drop.
+        case paused
+        /// Refused and counted as an overflow drop (not reached by an awaiting caller, which is paced before the
+        /// buffer is full).
+        case overflowed
+        /// Refused, uncounted: the intake is closed.
+        case closed
+        /// The task was cancelled while waiting for room: not handed over, uncounted.
+        case cancelled
+    }
+
     /// Like ``accept(_:)``, but once the buffer holds ``awaitingCallerDepth`` events (or is full, if its capacity
     /// is smaller) it waits for the next drain instead of adding to it, so it never drops; `false` when the
     /// instance is paused or closed, or the task was cancelled while waiting.
     func acceptWaitingForRoom(_ build: @escaping (IdentityState) -> PendingEvent) async -> Bool {
+        await acceptWaitingForRoom(awaited: false, build) == .accepted
+    }
+
+    /// ``acceptWaitingForRoom(_:)`` saying why an event was not taken; `awaited` counts the event among those a
+    /// caller awaits the outcome of (``PipelineDrain/awaitedEvents``).
+    func acceptWaitingForRoom(
+        awaited: Bool, _ build: @escaping (IdentityState) -> PendingEvent
+    ) async -> AwaitedAdmission {
         while true {
             let (verdict, wake) = state.withLock { state -> (IntakeAdmission.Verdict, Bool) in
                 let verdict = state.verdict(awaitsRoom: true)
@@ -221,15 +245,18 @@ final class EventIntake: Sendable {
                 case .enqueue, .enqueueDroppingOldest:
                     _ = Self.count(verdict, in: &state)
                     Self.push(build(state.identity), verdict, into: &state)
+                    if awaited { state.awaitedEvents += 1 }
                     return (verdict, state.shouldSignal())
                 }
             }
             if wake { signal() }
             switch verdict {
-            case .enqueue, .enqueueDroppingOldest: return true
-            case .closed, .paused, .refuseNewest: return false
+            case .enqueue, .enqueueDroppingOldest: return .accepted
+            case .paused: return .paused
+            case .refuseNewest: return .overflowed
+            case .closed: return .closed
             case .waitForRoom:
-                guard await waitForRoom() else { return false }
+                guard await waitForRoom() else { return Task.isCancelled ? .cancelled : .closed }
             }
         }
     }
@@ -384,6 +411,8 @@ final class EventIntake: Sendable {
             summary.acceptedEvents = state.accepted
             summary.overflowDrops = state.overflowDrops
             summary.pausedDrops = state.pausedDrops
+            summary.awaitedEvents = state.awaitedEvents
+            state.awaitedEvents = 0
             state.accepted = 0
             state.overflowDrops = 0
             state.pausedDrops = 0

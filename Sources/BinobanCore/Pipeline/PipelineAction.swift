@@ -31,8 +31,11 @@ enum PipelineAction: Sendable, Equatable {
         BinobanError.Kind, String, eventCount: Int, file: String = #fileID, function: String = #function,
         line: UInt = #line)
     /// Tell the delivery observer (and callers awaiting these events) what became of a group of events. Asked
-    /// only when ``PipelineRules/reportsDeliveries``; performed before the batch's `forget` or `remove`.
+    /// only while the machine names events (``PipelineRules/reportsDeliveries``, or since the first awaited
+    /// event); performed before the batch's `forget` or `remove`.
     case deliver(DeliveryNotice)
+    /// Keep the message ids of the events written from now on (the first event a caller awaits was drained).
+    case nameEvents
     /// Deliver the error reporter's summaries that are due.
     case deliverSummaries
     /// Cancel the requests in flight (the shutdown deadline passed).

@@ -135,7 +135,9 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         case .report(let kind, let message, let eventCount, let file, let function, let line):
             parts.reporter.report(kind, message, eventCount: eventCount, file: file, function: function, line: line)
         case .deliver(let notice):
-            outputs.deliveries?.deliver(notice, held: held, buffer: buffer)
+            outputs.deliveries.deliver(notice, held: held, buffer: buffer)
+        case .nameEvents:
+            buffer?.namesEvents = true
         case .deliverSummaries:
             parts.reporter.deliverDue()
         case .cancelUploads:
@@ -165,7 +167,10 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
     private func written(
         _ result: Result<BinobanStorageWriteReport, BinobanStorageAppendFailure>
     ) -> PipelineInput<C.Instant> {
-        buffer?.written(result) ?? .writeFailed(lost: 0, moreInDrain: false, message: "the write stage is gone")
+        let input: PipelineInput<C.Instant> =
+            buffer?.written(result) ?? .writeFailed(lost: 0, moreInDrain: false, message: "the write stage is gone")
+        if let placed = buffer?.takeAwaitedPlacements(), !placed.isEmpty { outputs.deliveries.placed(placed) }
+        return input
     }
 
     /// Sends a held batch.
@@ -194,6 +199,7 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         timer.cancel()
         for task in uploads.values { task.cancel() }
         parts.stopped()
+        parts.outcomeWaiters.stop()
         waiters.finished()
     }
 }

@@ -65,6 +65,8 @@ struct PipelineDrain: Sendable, Equatable {
     var overflowDrops = 0
     /// Events refused while the instance was paused.
     var pausedDrops = 0
+    /// Events of this drain whose outcome a caller awaits (``BinobanServerEvents/awaitingDelivery``).
+    var awaitedEvents = 0
     /// The intake is closed (shutdown): no more work will come.
     var closed = false
 }

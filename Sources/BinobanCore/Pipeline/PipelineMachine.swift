@@ -143,6 +143,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         return followUp
     }
     private var listing = false
+    /// Whether finished events are named (``PipelineAction/deliver(_:)``): with a delivery observer from the start,
+    /// otherwise from the first drain that brings an event a caller awaits.
+    private var namesEvents: Bool
     private(set) var work: [UploadItem] = []
     private(set) var gate = UploadGate<Instant>()
     /// No request starts before this instant: the later of the backoff and the server's `Retry-After`.
@@ -158,6 +161,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     init(rules: PipelineRules, settings: EventIntake.Settings) {
         self.rules = rules
         self.settings = settings
+        namesEvents = rules.reportsDeliveries
     }
 
     /// The next instant at which ``PipelineInput/timerFired`` must be fed, if any.
@@ -238,7 +242,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         case .vanished(let id):
             // Gone since it was listed: the write that evicted it counted its events, and freed room.
             endHold()
-            if let item = take(id), let evicted = item.evictedEvents { countEviction(evicted, batches: 1, &actions) }
+            if let item = take(id), let evicted = item.evictedEvents {
+                countEviction(evicted, batches: [id], count: 1, &actions)
+            }
         case .readFailed(let id, let message):
             _ = take(id)
             stopPass()
@@ -298,10 +304,15 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     // MARK: Write stage
 
     private mutating func apply(_ drain: PipelineDrain, at now: Instant, _ actions: inout [PipelineAction]) {
+        if drain.awaitedEvents > 0, !namesEvents {
+            // Before this drain's events are encoded, so that the awaited ones are named from here on.
+            namesEvents = true
+            actions.append(.nameEvents)
+        }
         statistics.acceptedEvents += drain.acceptedEvents
         drop(
             drain.overflowDrops, \.writeStageOverflow, .writeStageOverflow, "because the write stage was full",
-            (.writeStageOverflow, .unnamed), &actions)
+            (.writeStageOverflow, .overflowed), &actions)
         drop(
             drain.pausedDrops, \.paused, .pausedDrop, "because they were tracked while the instance was paused",
             (.paused, .unnamed), &actions)
@@ -418,7 +429,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         _ outcome: BinobanDeliveryOutcome, _ count: Int, _ events: DeliveryNotice.Events,
         _ actions: inout [PipelineAction]
     ) {
-        guard rules.reportsDeliveries, count > 0 else { return }
+        guard namesEvents, count > 0 else { return }
         actions.append(.deliver(DeliveryNotice(outcome: outcome, eventCount: count, events: events)))
     }
 
@@ -427,31 +438,39 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         guard report.evictedBatches > 0 else { return }
         var immediateEvents = report.evictedEvents
         var immediateBatches = report.evictedBatches
-        for (id, events) in report.evictedBatchEvents {
-            guard let index = work.firstIndex(where: { $0.id == id }) else { continue }
+        var immediateIDs: [BinobanBatchID] = []
+        for (id, events) in report.evictedBatchEvents.sorted(by: { $0.key < $1.key }) {
+            guard let index = work.firstIndex(where: { $0.id == id }) else {
+                immediateIDs.append(id)
+                continue
+            }
             if work[index].state == .queued {
                 work.remove(at: index)
+                immediateIDs.append(id)
             } else {
                 work[index].evictedEvents = events
                 immediateEvents -= events
                 immediateBatches -= 1
             }
         }
-        countEviction(immediateEvents, batches: immediateBatches, &actions)
+        countEviction(immediateEvents, batches: immediateIDs, count: immediateBatches, &actions)
     }
 
-    /// `delivered`: the observer was told already (from the evicted batch the driver held).
+    /// Counts evicted events. `batches` are the evicted batches the storage named (the awaited events among them
+    /// are known by batch), `count` how many batches there were; `delivered`: the observer was told already (from
+    /// the evicted batch the driver held).
     private mutating func countEviction(
-        _ events: Int, batches: Int, delivered: Bool = false, _ actions: inout [PipelineAction]
+        _ events: Int, batches: [BinobanBatchID], count: Int, delivered: Bool = false,
+        _ actions: inout [PipelineAction]
     ) {
-        guard events > 0 || batches > 0 else { return }
+        guard events > 0 || count > 0 else { return }
         statistics.dropped.storageEviction += events
-        if !delivered { deliver(.dropped(.storageEviction), events, .unnamed, &actions) }
+        if !delivered { deliver(.dropped(.storageEviction), events, .evicted(batches), &actions) }
         dequeue(events: events, bytes: nil)
         actions.append(
             .report(
                 .storageEviction,
-                "\(batches) stored batches (\(events) events) were dropped to respect the storage caps (oldest first)",
+                "\(count) stored batches (\(events) events) were dropped to respect the storage caps (oldest first)",
                 eventCount: events))
     }
 
@@ -602,7 +621,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             _ = take(id)
             deliver(.dropped(.storageEviction), evicted, .batch(id), &actions)
             actions.append(.forget(id))
-            countEviction(evicted, batches: 1, delivered: true, &actions)
+            countEviction(evicted, batches: [id], count: 1, delivered: true, &actions)
             return
         }
         work[index].retries += 1
@@ -662,7 +681,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private mutating func startPurge(_ actions: inout [PipelineAction]) {
         guard purges.start() else { return }
         work.removeAll { $0.state == .queued }
-        actions.append(.purge(excluding: Set(work.map(\.id)), namesEvents: rules.reportsDeliveries))
+        actions.append(.purge(excluding: Set(work.map(\.id)), namesEvents: namesEvents))
     }
 
     private mutating func purged(_ report: PurgeReport, _ actions: inout [PipelineAction]) {

@@ -6,7 +6,8 @@ struct PipelineOutputs {
     private let oldestQueuedAt: LockedValue<Duration?>
     private let elapsed: @Sendable () -> Duration
     private(set) var metrics: BinobanMetricsPublisher?
-    let deliveries: DeliveryReporter?
+    /// Reports to the delivery observer and settles the callers awaiting one event.
+    var deliveries: DeliveryReporter
     /// The lines written while `Binoban.debugLogsEnabled` is on: each flush's batches, each upload and answer.
     let debugLog: BinobanDebugLog
 
@@ -15,7 +16,7 @@ struct PipelineOutputs {
         oldestQueuedAt = parts.oldestQueuedAt
         elapsed = parts.elapsed
         metrics = parts.configuration.metricsObserver.map(BinobanMetricsPublisher.init(observer:))
-        deliveries = parts.configuration.deliveryObserver.map(DeliveryReporter.init(observer:))
+        deliveries = DeliveryReporter(observer: parts.configuration.deliveryObserver, waiters: parts.outcomeWaiters)
         debugLog = BinobanDebugLog(for: parts.configuration)
     }
 

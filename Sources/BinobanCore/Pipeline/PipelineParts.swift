@@ -2,6 +2,8 @@
 struct PipelineParts: Sendable {
     var intake: EventIntake
     var waiters: FlushWaiters
+    /// The callers awaiting one event's outcome (``BinobanServerEvents/awaitingDelivery``).
+    var outcomeWaiters: EventOutcomeWaiters
     var reporter: ErrorReporter
     var configuration: Configuration
     var rules: PipelineRules

@@ -21,10 +21,15 @@ struct WriteStageBuffer {
     private(set) var chunk: [Data] = []
     /// The host's before-send stages, run on each event before it is encoded; `nil` when none are installed.
     private let stages: EventStages?
-    /// Whether the events' message ids are kept beside the chunk, for the delivery observer.
-    private let namesEvents: Bool
+    /// Whether the events' message ids are kept beside the chunk, for the delivery observer and awaiting callers
+    /// (turned on by the machine at the first awaited event).
+    var namesEvents: Bool
     /// The message ids of ``chunk`` (kept only when ``namesEvents``): after a refusal, of the refused suffix.
     private(set) var chunkIDs: [String] = []
+    /// The positions in ``chunk`` of events a caller awaits (kept only when ``namesEvents``).
+    private var chunkAwaited: [Int] = []
+    /// Where the last append put the awaited events it stored, until the driver takes them.
+    private var awaitedPlacements: [AwaitedPlacement] = []
     /// The events the stages dropped since the last ``takeStageDrops()``, by reason.
     private var stageDrops: [StageDrop] = []
     /// The message ids of the events the last append refused as oversize, and of those the last failure lost.
@@ -105,8 +110,11 @@ struct WriteStageBuffer {
             }
             scratch.removeAll(keepingCapacity: true)
             encoder.encode(event, to: &scratch)
+            if namesEvents {
+                if event.server?.isAwaited == true { chunkAwaited.append(chunk.count) }
+                chunkIDs.append(event.messageIdText)
+            }
             chunk.append(Data(scratch))
-            if namesEvents { chunkIDs.append(event.messageIdText) }
         }
         encoded = range.upperBound - drain.firstLive
         if range.upperBound == drain.buffer.endIndex { releaseDrain() }
@@ -142,11 +150,48 @@ struct WriteStageBuffer {
         let taken = chunk.count - report.refusedEvents
         let bytes = chunk.prefix(taken).reduce(0) { $0 + $1.count }
         if namesEvents {
-            oversizeIDs = Self.largest(report.rejectedOversizeEvents, of: chunk.prefix(taken)).map { chunkIDs[$0] }
+            let oversize = Self.largest(report.rejectedOversizeEvents, of: chunk.prefix(taken))
+            oversizeIDs = oversize.map { chunkIDs[$0] }
+            if !chunkAwaited.isEmpty { placeAwaited(taken: taken, oversize: oversize, report.placements) }
             chunkIDs.removeFirst(min(taken, chunkIDs.count))
         }
         chunk.removeFirst(taken)
         return bytes
+    }
+
+    /// Notes which batch each awaited event of the stored prefix went to, from the storage's runs of stored
+    /// events (the oversize ones are not among them); the awaited events of the refused suffix stay.
+    private mutating func placeAwaited(taken: Int, oversize: [Int], _ placements: [BinobanBatchPlacement]) {
+        let skipped = Set(oversize)
+        var batchOfStored: [BinobanBatchID] = []
+        for run in placements { batchOfStored += repeatElement(run.batch, count: run.eventCount) }
+        var storedIndex = 0
+        var awaited = chunkAwaited[...]
+        for position in 0..<taken where !skipped.contains(position) {
+            defer { storedIndex += 1 }
+            guard awaited.first == position else { continue }
+            awaited.removeFirst()
+            // A storage that does not report placements leaves the event unplaced (see `placements`).
+            if storedIndex < batchOfStored.count {
+                awaitedPlacements.append(
+                    AwaitedPlacement(batch: batchOfStored[storedIndex], messageId: chunkIDs[position]))
+            }
+            if awaited.isEmpty { break }
+        }
+        chunkAwaited = chunkAwaited.filter { $0 >= taken }.map { $0 - taken }
+    }
+
+    /// Where the awaited events of the appends since the last call were stored.
+    mutating func takeAwaitedPlacements() -> [AwaitedPlacement] {
+        defer { awaitedPlacements = [] }
+        return awaitedPlacements
+    }
+
+    /// The message ids of the events the intake dropped, oldest first, to keep its bound (drop-oldest) in the
+    /// drain just taken; empty unless ``namesEvents``.
+    var droppedOldestIDs: [String] {
+        guard namesEvents else { return [] }
+        return drain.buffer.prefix(drain.firstLive).map(\.messageIdText)
     }
 
     /// The append failed: the chunk is dropped; returns how many of its events were lost.
@@ -156,6 +201,7 @@ struct WriteStageBuffer {
         if namesEvents {
             lostIDs = Array(chunkIDs.suffix(lost))
             chunkIDs = []
+            chunkAwaited = []
         }
         return lost
     }
@@ -179,6 +225,7 @@ struct WriteStageBuffer {
     mutating func discardRefused() {
         chunk = []
         chunkIDs = []
+        chunkAwaited = []
     }
 
     /// The positions of the `count` largest events: the ones a storage refused as oversize, since its rule is a

@@ -67,6 +67,12 @@ public struct BinobanStorageWriteReport: Sendable, Hashable {
     /// Events at the end of the call that were not stored because the storage is full and the call asked to
     /// ``BinobanStorageFullBehaviour/refuse``. They are always a suffix of the call's events.
     public var refusedEvents: Int
+    /// Which batch each stored event of the call went to: runs of consecutive stored events (in the call's order,
+    /// the oversize and refused ones left out), oldest first, adding up to ``storedEvents``. Both storages of this
+    /// package fill it (``recordPlacement(of:in:)``); empty when a storage does not say, and the pipeline then
+    /// cannot name an event awaited with ``BinobanServerEvents/awaitingDelivery`` that the storage evicts before
+    /// it is read.
+    public var placements: [BinobanBatchPlacement] = []
 
     /// Creates a report.
     public init(
@@ -81,11 +87,36 @@ public struct BinobanStorageWriteReport: Sendable, Hashable {
         self.refusedEvents = refusedEvents
     }
 
+    /// Records that the next `count` stored events of the call went to `batch` (extending the last run when it is
+    /// the same batch).
+    public mutating func recordPlacement(of count: Int, in batch: BinobanBatchID) {
+        guard count > 0 else { return }
+        if let last = placements.indices.last, placements[last].batch == batch {
+            placements[last].eventCount += count
+        } else {
+            placements.append(BinobanBatchPlacement(batch: batch, eventCount: count))
+        }
+    }
+
     /// Adds another report's evictions (kept for the next write).
     mutating func addEvictions(of other: BinobanStorageWriteReport) {
         evictedBatches += other.evictedBatches
         evictedEvents += other.evictedEvents
         evictedBatchEvents.merge(other.evictedBatchEvents) { first, _ in first }
+    }
+}
+
+/// A run of consecutive stored events of one write that went to one batch (``BinobanStorageWriteReport/placements``).
+public struct BinobanBatchPlacement: Sendable, Hashable {
+    /// The batch the events went to.
+    public var batch: BinobanBatchID
+    /// How many consecutive stored events of the write went to it.
+    public var eventCount: Int
+
+    /// Creates a run.
+    public init(batch: BinobanBatchID, eventCount: Int) {
+        self.batch = batch
+        self.eventCount = eventCount
     }
 }
 

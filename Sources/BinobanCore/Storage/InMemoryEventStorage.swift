@@ -78,6 +78,7 @@ public actor InMemoryEventStorage: BinobanEventStorage {
             open?.events.append(event)
             open?.count += 1
             report.storedEvents += 1
+            if let id = open?.id { report.recordPlacement(of: 1, in: id) }
         }
         evict(&report)
         return report

@@ -210,7 +210,7 @@ private struct ModelRun {
             if waiting.remove(id) == nil { Issue.record("waiter \(id) resumed twice or never registered (\(label))") }
         case .report(_, _, let count, _, _, _):
             if count < 0 { Issue.record("a report with \(count) events (\(label))") }
-        case .deliverSummaries, .cancelUploads, .deliver, .purge, .resumePurges:
+        case .deliverSummaries, .cancelUploads, .deliver, .nameEvents, .purge, .resumePurges:
             break
         case .finish:
             finished = true

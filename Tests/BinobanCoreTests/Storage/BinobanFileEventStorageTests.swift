@@ -11,7 +11,7 @@ struct BinobanFileEventStorageTests {
             let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
             let events = [Data(#"{"a":1}"#.utf8), Data(#"{"b":"x,y"}"#.utf8), Data(#"{"c":[1,2,{"d":null}]}"#.utf8)]
             let report = try await storage.append(events)
-            #expect(report == BinobanStorageWriteReport(storedEvents: 3))
+            #expect(report == BinobanStorageWriteReport(storedEvents: 3).placing((1, 3)))
             try await storage.closeOpenBatch()
 
             let ids = try await storage.finishedBatches(limit: 20)
@@ -195,7 +195,7 @@ struct BinobanFileEventStorageTests {
                 TestEvents.event(3, bytes: 1_000_000),
             ]
             let report = try await storage.append(events)
-            #expect(report == BinobanStorageWriteReport(storedEvents: 2, rejectedOversizeEvents: 2))
+            #expect(report == BinobanStorageWriteReport(storedEvents: 2, rejectedOversizeEvents: 2).placing((1, 2)))
             try await storage.closeOpenBatch()
             #expect(try await TestEvents.storedIndices(storage) == [0, 2])
 
@@ -203,7 +203,7 @@ struct BinobanFileEventStorageTests {
             let tight = BinobanStorageLimits(maxEventBytes: 1_000, maxBatchBytes: 600, envelopeOverheadBytes: 200)
             let small = try BinobanFileEventStorage(directory: directory, limits: tight, namespace: "tight")
             let tightReport = try await small.append([TestEvents.event(0, bytes: 400), TestEvents.event(1, bytes: 399)])
-            #expect(tightReport == BinobanStorageWriteReport(storedEvents: 1, rejectedOversizeEvents: 1))
+            #expect(tightReport == BinobanStorageWriteReport(storedEvents: 1, rejectedOversizeEvents: 1).placing((1, 1)))
         }
     }
 

@@ -111,3 +111,12 @@ func reopenStorage(_ open: () throws -> BinobanFileEventStorage) async throws ->
         }
     }
 }
+
+extension BinobanStorageWriteReport {
+    /// The report with these placements: runs of (batch sequence, event count), in the order of the call.
+    func placing(_ runs: (UInt64, Int)...) -> BinobanStorageWriteReport {
+        var report = self
+        report.placements = runs.map { BinobanBatchPlacement(batch: BinobanBatchID(sequence: $0.0), eventCount: $0.1) }
+        return report
+    }
+}

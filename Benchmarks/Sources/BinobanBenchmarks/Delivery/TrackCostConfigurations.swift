@@ -18,6 +18,7 @@ enum TrackCostConfigurations {
     static func named(_ name: String?) -> (inout Configuration) -> Void {
         switch name {
         case "stage": return { $0.stages = [NoOpStage()] }
+        case "observer": return { $0.deliveryObserver = CountingObserver() }
         case "stage+observer":
             return {
                 $0.stages = [NoOpStage()]

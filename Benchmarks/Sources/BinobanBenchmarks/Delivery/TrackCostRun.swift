@@ -5,8 +5,8 @@ import BinobanCoreTesting
 /// storage, then one awaited flush to a transport that answers 200 at once, in-process. Made to be run under
 /// `valgrind --tool=callgrind`: the instructions of a run with `BENCH_EVENTS=0` subtracted from one with N events,
 /// divided by N, are the instructions per event, free of the shared machine's noise. `BENCH_CONFIG` picks what
-/// the instance has: `default` (nothing), `stage` (one no-op before-send stage), `stage+observer` (the stage and a
-/// delivery observer that counts).
+/// the instance has: `default` (nothing), `stage` (one no-op before-send stage), `observer` (a delivery observer
+/// that counts: the cost an instance also pays from its first awaited call), `stage+observer` (both).
 enum TrackCostRun {
     static func run(configure: (inout Configuration) -> Void) async {
         let events = environmentInt("BENCH_EVENTS", 100_000)

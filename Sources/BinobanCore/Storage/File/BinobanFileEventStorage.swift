@@ -444,6 +444,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         open.entry.bodyBytes += pending.bodyBytes
         openBatch = open
         report.storedEvents += pending.eventCount
+        report.recordPlacement(of: pending.eventCount, in: BinobanBatchID(sequence: open.entry.sequence))
         pending.bytes.removeAll(keepingCapacity: true)
         pending.eventCount = 0
         pending.bodyBytes = 0
