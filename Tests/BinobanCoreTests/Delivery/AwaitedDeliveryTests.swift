@@ -169,13 +169,7 @@ struct AwaitedDeliveryTests {
 
     @Test("An instance without awaited calls or an observer names nothing; the first awaited drain turns it on")
     func namingStartsAtTheFirstAwaitedDrain() {
-        let rules = PipelineRules(
-            maxFilesPerFlush: 20, maxRetries: 3,
-            backoff: BackoffSchedule(baseMillis: 1000, factor: 2, maxMillis: 60_000),
-            retryAfterLimit: .seconds(600),
-            maxConcurrentUploads: 1, backpressure: .dropOldest, hasTransport: true, reportsDeliveries: false)
-        var machine = PipelineMachine<ManualClock.Instant>(
-            rules: rules, settings: .init(enabled: true, flushAt: 10_000, flushInterval: .seconds(3600)))
+        var machine = deliveryTestMachine(reportsDeliveries: false, flushAt: 10_000)
         let now = ManualClock.Instant(offset: .zero)
         func notices(_ actions: [PipelineAction]) -> [PipelineAction] {
             actions.filter {
@@ -185,8 +179,6 @@ struct AwaitedDeliveryTests {
                 }
             }
         }
-        _ = machine.handle(.started, at: now)
-        _ = machine.handle(.listed([]), at: now)
         var plain = PipelineDrain()
         plain.eventCount = 2
         plain.acceptedEvents = 3

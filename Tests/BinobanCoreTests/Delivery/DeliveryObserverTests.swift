@@ -49,18 +49,10 @@ struct DeliveryObserverTests {
     @Test("The machine asks for delivery reports only when they are wanted, before the batch's removal")
     func machineNoticesOnlyWhenWanted() {
         for wanted in [false, true] {
-            let rules = PipelineRules(
-                maxFilesPerFlush: 20, maxRetries: 3,
-                backoff: BackoffSchedule(baseMillis: 1000, factor: 2, maxMillis: 60_000),
-                retryAfterLimit: .seconds(600),
-                maxConcurrentUploads: 1, backpressure: .dropOldest, hasTransport: true, reportsDeliveries: wanted)
-            var machine = PipelineMachine<ManualClock.Instant>(
-                rules: rules, settings: .init(enabled: true, flushAt: 2, flushInterval: .seconds(3600)))
+            var machine = deliveryTestMachine(reportsDeliveries: wanted, flushAt: 2)
             let now = ManualClock.Instant(offset: .zero)
             let id = BinobanBatchID(sequence: 1)
             var actions: [PipelineAction] = []
-            actions += machine.handle(.started, at: now)
-            actions += machine.handle(.listed([]), at: now)
             actions += machine.handle(.intakeHasWork, at: now)
             var drain = PipelineDrain()
             drain.eventCount = 3
