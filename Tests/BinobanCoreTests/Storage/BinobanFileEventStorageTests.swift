@@ -203,7 +203,8 @@ struct BinobanFileEventStorageTests {
             let tight = BinobanStorageLimits(maxEventBytes: 1_000, maxBatchBytes: 600, envelopeOverheadBytes: 200)
             let small = try BinobanFileEventStorage(directory: directory, limits: tight, namespace: "tight")
             let tightReport = try await small.append([TestEvents.event(0, bytes: 400), TestEvents.event(1, bytes: 399)])
-            #expect(tightReport == BinobanStorageWriteReport(storedEvents: 1, rejectedOversizeEvents: 1).placing((1, 1)))
+            #expect(
+                tightReport == BinobanStorageWriteReport(storedEvents: 1, rejectedOversizeEvents: 1).placing((1, 1)))
         }
     }
 
