@@ -50,6 +50,26 @@ final class EventOutcomeWaiters: Sendable {
     }
 
     private let state = LockedValue(State())
+    /// A test kit's observer of every settled caller, called synchronously where the caller is settled.
+    private let settledObserver = LockedValue<(@Sendable (String, BinobanEventOutcome) -> Void)?>(nil)
+    /// Callers whose event the intake has taken or refused.
+    private let admissions = LockedValue(0)
+
+    /// Installs the test kit's observer of settled callers (``Binoban/observeAwaitedOutcomes(_:)``).
+    func observeSettled(_ observer: @escaping @Sendable (String, BinobanEventOutcome) -> Void) {
+        settledObserver.withLock { $0 = observer }
+    }
+
+    /// How many callers' events the intake has taken or refused so far.
+    var admitted: Int { admissions.withLock { $0 } }
+
+    /// The intake has taken or refused a caller's event.
+    func noteAdmission() { admissions.withLock { $0 += 1 } }
+
+    private func tell(_ settled: [(String, BinobanEventOutcome)]) {
+        guard !settled.isEmpty, let observer = settledObserver.withLock({ $0 }) else { return }
+        for (messageId, outcome) in settled { observer(messageId, outcome) }
+    }
 
     /// Whether any caller waits (read before the ids of a report are looked up).
     var isEmpty: Bool { state.withLock { $0.byMessageId.isEmpty } }
@@ -73,12 +93,13 @@ final class EventOutcomeWaiters: Sendable {
         }
     }
 
-    /// Forgets a caller whose event was not handed over.
-    func withdraw(_ token: Token) {
+    /// Forgets a caller whose event was not handed over; `outcome` is what the caller is told.
+    func withdraw(_ token: Token, settledAs outcome: BinobanEventOutcome) {
         state.withLock { state in
             state.unlist(token)
             state.slots[token.number] = nil
         }
+        tell([(token.messageId, outcome)])
     }
 
     /// Waits for the outcome of the caller's event; `.cancelled` when the task is cancelled first.
@@ -101,40 +122,51 @@ final class EventOutcomeWaiters: Sendable {
                 if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
-            let continuation = state.withLock { state in
+            let (continuation, settled) = state.withLock { state in
+                let listed = state.byMessageId[token.messageId]?.contains(token.number) == true
                 state.unlist(token)
-                return state.settle(token.number, .cancelled)
+                return (state.settle(token.number, .cancelled), listed)
             }
             continuation?.resume(returning: .cancelled)
+            if settled { tell([(token.messageId, .cancelled)]) }
         }
     }
 
     /// Settles the first registered caller of each id in `messageIds` (one per occurrence) with `outcome`.
     func resolve(_ messageIds: [String], with outcome: BinobanDeliveryOutcome) {
         guard !messageIds.isEmpty else { return }
-        let continuations = state.withLock { state -> [CheckedContinuation<BinobanEventOutcome, Never>] in
-            guard !state.byMessageId.isEmpty else { return [] }
+        let (continuations, settled) = state.withLock {
+            state -> ([CheckedContinuation<BinobanEventOutcome, Never>], [(String, BinobanEventOutcome)]) in
+            guard !state.byMessageId.isEmpty else { return ([], []) }
             var ready: [CheckedContinuation<BinobanEventOutcome, Never>] = []
+            var settled: [(String, BinobanEventOutcome)] = []
             for messageId in messageIds {
                 guard var numbers = state.byMessageId[messageId] else { continue }
                 let number = numbers.removeFirst()
                 state.byMessageId[messageId] = numbers.isEmpty ? nil : numbers
                 if let continuation = state.settle(number, .finished(outcome)) { ready.append(continuation) }
+                settled.append((messageId, .finished(outcome)))
             }
-            return ready
+            return (ready, settled)
         }
         for continuation in continuations { continuation.resume(returning: .finished(outcome)) }
+        tell(settled)
     }
 
     /// The pipeline stopped: every caller still registered is settled as `.unfinished`, and so is any that
     /// registers later.
     func stop() {
-        let continuations = state.withLock { state -> [CheckedContinuation<BinobanEventOutcome, Never>] in
+        let (continuations, settled) = state.withLock {
+            state -> ([CheckedContinuation<BinobanEventOutcome, Never>], [(String, BinobanEventOutcome)]) in
             state.stopped = true
-            let numbers = state.byMessageId.values.flatMap { $0 }
+            let waiting = state.byMessageId.flatMap { messageId, numbers in numbers.map { (messageId, $0) } }
             state.byMessageId = [:]
-            return numbers.compactMap { state.settle($0, .unfinished) }
+            return (
+                waiting.compactMap { state.settle($0.1, .unfinished) },
+                waiting.map { ($0.0, BinobanEventOutcome.unfinished) }
+            )
         }
         for continuation in continuations { continuation.resume(returning: .unfinished) }
+        tell(settled)
     }
 }

@@ -47,6 +47,7 @@ extension Binoban {
         // Registered before the event is handed over: its outcome may come before this task waits.
         let token = runtime.outcomeWaiters.register(event.messageId)
         let admission = await runtime.intake.acceptWaitingForRoom(awaited: true, event.make)
+        runtime.outcomeWaiters.noteAdmission()
         if debugLogIsOn {
             debugLog.event(
                 call.kind, name: call.name, fieldCount: call.body.objectValue?.count ?? 0,
@@ -60,7 +61,7 @@ extension Binoban {
         case .closed: refused = .notAccepted
         case .cancelled: refused = .cancelled
         }
-        runtime.outcomeWaiters.withdraw(token)
+        runtime.outcomeWaiters.withdraw(token, settledAs: refused)
         return refused
     }
 

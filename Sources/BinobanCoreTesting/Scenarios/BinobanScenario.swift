@@ -160,6 +160,9 @@ public struct BinobanScenario: Sendable, Hashable {
         public var previousId: String?
         /// The per-call message fields.
         public var fields: BinobanMessageFields
+        /// Made through `server.awaitingDelivery`: its outcome is an `eventOutcome` output at the step that
+        /// decides it. Default `false`.
+        public var awaitsOutcome = false
 
         /// Creates a server call.
         public init(
@@ -217,8 +220,8 @@ public struct BinobanScenario: Sendable, Hashable {
         case flush
         /// Starts an awaited flush; its `flushResult` output is recorded at the virtual instant it resolves.
         case flushAwait
-        /// Lets virtual time run, from one pipeline deadline to the next, until every started awaited flush has
-        /// resolved. Later steps then happen at their own `at` (which must not be earlier than now).
+        /// Lets virtual time run, from one pipeline deadline to the next, until every started awaited flush (and
+        /// awaited server call) has resolved. Later steps then happen at their own `at` (which must not be earlier than now).
         case awaitFlush
         /// Only the passage of time up to the step's `at`.
         case advance

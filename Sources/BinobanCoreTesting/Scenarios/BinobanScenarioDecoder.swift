@@ -71,7 +71,8 @@ public enum BinobanScenarioDecoder: Sendable {
 
     /// Every output type a runner records.
     static let outputTypes = [
-        "request", "error", "flushResult", "interaction", "drained", "display", "permissionRequest", "diagnostic",
+        "request", "error", "flushResult", "eventOutcome", "interaction", "drained", "display", "permissionRequest",
+        "diagnostic",
     ]
 
     /// `{"drop": "<event name>", "reason": "<text>"}` or `{"removeProperty": "<key>"}`.
@@ -375,7 +376,8 @@ public enum BinobanScenarioDecoder: Sendable {
             case .alias: ["previousId"]
             }
         let ids = kind == .alias ? ["userId"] : ["userId", "anonymousId"]
-        try input.allow(Set(["type", "messageId", "timestamp", "context", "integrations"] + own + ids))
+        try input.allow(
+            Set(["type", "messageId", "timestamp", "context", "integrations", "awaitsOutcome"] + own + ids))
         func required(_ field: String) throws(Failure) -> String {
             guard let value = try input.string(field) else {
                 throw Failure(path: "\(input.path).\(field)", message: "is required")
@@ -383,6 +385,7 @@ public enum BinobanScenarioDecoder: Sendable {
             return value
         }
         var call = BinobanScenario.ServerCall(kind: kind)
+        call.awaitsOutcome = try input.bool("awaitsOutcome") ?? false
         call.identity = BinobanEventIdentity(
             userId: try input.string("userId"), anonymousId: try input.string("anonymousId"))
         call.name = kind == .track ? try required("name") : try input.string("name")

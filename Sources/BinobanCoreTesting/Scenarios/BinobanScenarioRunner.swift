@@ -70,6 +70,12 @@ public enum BinobanScenarioRunner: Sendable {
         if settings.attached { notifications.attach(binoban) }
 
         let flushes = PendingFlushes()
+        // An awaited server call's outcome is logged at the pipeline step that settles it, and counts as pending
+        // (like an awaited flush) until then.
+        binoban.observeAwaitedOutcomes { messageId, outcome in
+            log.append(outcomeEntry(messageId, outcome))
+            flushes.finish()
+        }
         // The pipeline has started before the first step: the startup upload pass has looked at the (empty)
         // storage and the interval timer is armed.
         await binoban.waitUntilQuiet()
@@ -84,6 +90,12 @@ public enum BinobanScenarioRunner: Sendable {
                 }
             case .identify(let userId, let traits): binoban.identify(userId: userId, traits: traits)
             case .screen(let title, let properties): binoban.server.screen(title: title, properties: properties)
+            case .server(let call) where call.awaitsOutcome:
+                flushes.start()
+                let admitted = binoban.awaitedCallsAdmitted
+                // The call hands its event over in a task of its own; the next step waits until it has.
+                Task { [server = binoban.server.awaitingDelivery] in _ = await performAwaiting(call, on: server) }
+                for _ in 0..<100_000 where binoban.awaitedCallsAdmitted == admitted { await Task.yield() }
             case .server(let call): perform(call, on: binoban.server)
             case .reset: binoban.reset()
             case .setDeviceToken(let token): binoban.setDeviceToken(token: token)
@@ -137,7 +149,8 @@ public enum BinobanScenarioRunner: Sendable {
         await binoban.waitUntilQuiet()
     }
 
-    /// Moves the clock through the pipeline's deadlines until every started awaited flush has resolved (at most
+    /// Moves the clock through the pipeline's deadlines until every started awaited flush and awaited server call
+    /// has resolved (at most
     /// 10 000 deadlines; a flush no deadline can resolve is left pending and shows as a missing output).
     private static func advanceUntilResolved(
         _ flushes: PendingFlushes, _ clock: ManualClock, _ binoban: Binoban
@@ -194,6 +207,49 @@ public enum BinobanScenarioRunner: Sendable {
         switch answer {
         case .status(let status, let headers): return .status(status, headers: headers)
         case .networkError: return .networkError
+        }
+    }
+
+    /// The `eventOutcome` output of an awaited server call.
+    private static func outcomeEntry(_ messageId: String, _ outcome: BinobanEventOutcome) -> [String: JSONValue] {
+        var entry: [String: JSONValue] = ["type": "eventOutcome", "messageId": .string(messageId)]
+        switch outcome {
+        case .finished(.uploaded): entry["outcome"] = "uploaded"
+        case .finished(.rejected(let status)):
+            entry["outcome"] = "rejected"
+            entry["status"] = .int(status)
+        case .finished(.dropped(let reason)):
+            entry["outcome"] = "dropped"
+            let name: String
+            if case .stage(let stageReason) = reason { name = "stage:\(stageReason)" } else { name = "\(reason)" }
+            entry["reason"] = .string(name)
+        case .notAccepted: entry["outcome"] = "notAccepted"
+        case .unfinished: entry["outcome"] = "unfinished"
+        case .cancelled: entry["outcome"] = "cancelled"
+        }
+        return entry
+    }
+
+    /// Makes one server call of a scenario step through `server.awaitingDelivery`.
+    private static func performAwaiting(
+        _ call: BinobanScenario.ServerCall, on server: BinobanAwaitedServerEvents
+    ) async -> BinobanEventOutcome {
+        let (identity, fields) = (call.identity, call.fields)
+        switch call.kind {
+        case .track:
+            return await server.track(name: call.name ?? "", properties: call.payload, as: identity, fields: fields)
+        case .identify: return await server.identify(traits: call.payload, as: identity, fields: fields)
+        case .page:
+            return await server.page(
+                name: call.name, category: call.category, properties: call.payload, as: identity, fields: fields)
+        case .screen:
+            return await server.screen(
+                name: call.name, category: call.category, properties: call.payload, as: identity, fields: fields)
+        case .group:
+            return await server.group(groupId: call.groupId ?? "", traits: call.payload, as: identity, fields: fields)
+        case .alias:
+            return await server.alias(
+                userId: call.identity.userId ?? "", previousId: call.previousId ?? "", fields: fields)
         }
     }
 
