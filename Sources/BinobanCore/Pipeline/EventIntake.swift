@@ -8,8 +8,9 @@ import Synchronization
 ///
 /// Callers stamp events with the current identity and push them under one short lock; identity changes
 /// happen under the same lock, in the same order, so an event keeps the identity of the moment it was
-/// accepted. The first work after a drain calls `onWork` once, so the driver is woken without polling; the
-/// driver takes everything in one O(1) swap.
+/// accepted. The first work after a drain calls `onWork` once, so the driver is woken without polling (a settings
+/// change once more, since a driver holding a write takes the settings alone); the driver takes everything in one
+/// O(1) swap.
 final class EventIntake: Sendable {
     /// Runtime settings that callers may change and the driver applies.
     struct Settings: Sendable, Equatable {
@@ -62,6 +63,8 @@ final class EventIntake: Sendable {
         var tickets: [FlushTicket] = []
         var settings: Settings
         var settingsDirty = false
+        /// `onWork` was called for a settings change since the last take of the settings.
+        var settingsSignalled = false
         var pausedSinceDrain = false
         var closed = false
         /// The pipeline's encoder, once it runs: events whose caller encoded their head are completed with it.
@@ -306,9 +309,15 @@ final class EventIntake: Sendable {
         let wake = state.withLock { state -> Bool in
             let before = state.settings
             change(&state.settings)
-            if state.settings != before { state.settingsDirty = true }
             if before.enabled, !state.settings.enabled { state.pausedSinceDrain = true }
-            return state.shouldSignal()
+            guard state.settings != before else { return state.shouldSignal() }
+            state.settingsDirty = true
+            // A settings change signals once per take of the settings, even when queued events signalled
+            // already: a held write takes the settings alone, and a pause must not wait for room.
+            let first = !state.settingsSignalled
+            state.settingsSignalled = true
+            let signal = state.shouldSignal()
+            return signal || first
         }
         if wake { signal() }
     }
@@ -383,6 +392,24 @@ final class EventIntake: Sendable {
 
     // MARK: Driver side
 
+    /// A settings change taken without the events (``takeSettings()``).
+    struct SettingsChange: Sendable, Equatable {
+        var settings: Settings
+        /// The instance was paused at some point since the previous take.
+        var pausedSinceLastDrain: Bool
+    }
+
+    /// Takes the settings change alone, leaving the events queued; `nil` when the settings did not change.
+    func takeSettings() -> SettingsChange? {
+        state.withLock { state in
+            state.settingsSignalled = false
+            guard state.settingsDirty else { return nil }
+            state.settingsDirty = false
+            defer { state.pausedSinceDrain = false }
+            return SettingsChange(settings: state.settings, pausedSinceLastDrain: state.pausedSinceDrain)
+        }
+    }
+
     /// Takes every queued event (an O(1) swap) and everything else pending, and wakes callers waiting for room.
     func take() -> Drain {
         let (drain, waiters) = state.withLock { state -> (Drain, [CheckedContinuation<Bool, Never>]) in
@@ -408,6 +435,7 @@ final class EventIntake: Sendable {
                 summary.pausedSinceLastDrain = state.pausedSinceDrain
                 state.pausedSinceDrain = false
             }
+            state.settingsSignalled = false
             summary.acceptedEvents = state.accepted
             summary.overflowDrops = state.overflowDrops
             summary.pausedDrops = state.pausedDrops

@@ -34,6 +34,9 @@ enum PipelineAction: Sendable, Equatable {
     /// only while the machine names events (``PipelineRules/reportsDeliveries``, or since the first awaited
     /// event); performed before the batch's `forget` or `remove`.
     case deliver(DeliveryNotice)
+    /// Take the intake's settings change without its events (a held write keeps them waiting there), and
+    /// answer with ``PipelineInput/settingsTaken(_:pausedSinceLastDrain:)``.
+    case takeSettings
     /// Keep the message ids of the events written from now on (the first event a caller awaits was drained).
     case nameEvents
     /// Deliver the error reporter's summaries that are due.

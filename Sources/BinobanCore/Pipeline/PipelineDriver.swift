@@ -101,6 +101,9 @@ actor PipelineDriver<C: Clock>: PipelineControl where C.Duration == Duration {
         switch action {
         case .takeDrain:
             if let drain = buffer?.take() { return .drained(drain) }
+        case .takeSettings:
+            let change = parts.intake.takeSettings()
+            return .settingsTaken(change?.settings, pausedSinceLastDrain: change?.pausedSinceLastDrain ?? false)
         case .write(let whenFull):
             guard let events = buffer?.nextChunk() else { return nil }
             io { storage in

@@ -6,6 +6,9 @@ enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     case intakeHasWork
     /// The driver took everything the intake held (answering ``PipelineAction/takeDrain``).
     case drained(PipelineDrain)
+    /// The driver took the intake's settings change alone, while a held write keeps its events waiting
+    /// (answering ``PipelineAction/takeSettings``); `nil` when the settings had not changed.
+    case settingsTaken(EventIntake.Settings?, pausedSinceLastDrain: Bool)
     /// A chunk of the current drain was appended. `storedBytes` are the encoded bytes stored; `moreInDrain`
     /// tells whether the drain still holds events not handed to storage (a refused suffix excluded).
     case written(BinobanStorageWriteReport, storedBytes: Int, moreInDrain: Bool)

@@ -105,6 +105,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     // Write stage.
     /// The intake signalled work that was not taken yet.
     private var intakePending = false
+    /// The intake signalled since the write was held: its settings may have changed (a pause or a resume), and
+    /// a held write does not take the intake's events.
+    private var settingsMayHaveChanged = false
     private var intakeClosed = false
     /// A pass that lists after a refusal is always requested, so something frees room or ends a hold
     /// (``holdRefused(_:)``).
@@ -197,6 +200,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             if let stopAt { stop(deadline: stopAt, at: now, &actions) }
         case .intakeHasWork:
             intakePending = true
+            settingsMayHaveChanged = true
+        case .settingsTaken(let new, let pausedSinceLastDrain):
+            if let new { applySettings(new, pausedSinceLastDrain: pausedSinceLastDrain, at: now, &actions) }
         case .drained(let drain):
             apply(drain, at: now, &actions)
         case .written(let report, let storedBytes, let moreInDrain):
@@ -318,13 +324,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             (.paused, .unnamed), &actions)
         if let changed = drain.identity { identity.changed(to: changed) }
         if let new = drain.settings {
-            if drain.pausedSinceLastDrain, new.enabled, settings.enabled {
-                // Paused and resumed between two drains: the resume still uploads.
-                change(
-                    to: EventIntake.Settings(enabled: false, flushAt: new.flushAt, flushInterval: new.flushInterval),
-                    at: now, &actions)
-            }
-            change(to: new, at: now, &actions)
+            applySettings(new, pausedSinceLastDrain: drain.pausedSinceLastDrain, at: now, &actions)
         }
         intakeClosed = intakeClosed || drain.closed
         // A drain answers a `takeDrain`, asked only while no drain is held.
@@ -335,6 +335,19 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             writeStage = .idle
             honour(earlier + drain.tickets, &actions)
         }
+    }
+
+    /// Applies a settings change taken from the intake (with a drain, or alone while a write is held).
+    private mutating func applySettings(
+        _ new: EventIntake.Settings, pausedSinceLastDrain: Bool, at now: Instant, _ actions: inout [PipelineAction]
+    ) {
+        if pausedSinceLastDrain, new.enabled, settings.enabled {
+            // Paused and resumed between two takes: the resume still uploads.
+            change(
+                to: EventIntake.Settings(enabled: false, flushAt: new.flushAt, flushInterval: new.flushInterval),
+                at: now, &actions)
+        }
+        change(to: new, at: now, &actions)
     }
 
     /// Room may have been freed: a held suffix is written again.
@@ -759,8 +772,13 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             actions.append(.write(holdsWhenFull || rules.backpressure != .dropOldest ? .refuse : .evictOldest))
         case .idle where intakePending:
             intakePending = false
+            settingsMayHaveChanged = false
             writeStage = .taking
             actions.append(.takeDrain)
+        case .holding where settingsMayHaveChanged:
+            // The held write keeps the intake's events there, but a pause or resume must not wait for room.
+            settingsMayHaveChanged = false
+            actions.append(.takeSettings)
         case .idle, .taking, .writing, .holding:
             break
         }

@@ -237,12 +237,65 @@ struct PipelineMachineTests {
         #expect(rig.feed(.drained(drain)) == [.write(.refuse)])
         let held = rig.feed(.written(.init(storedEvents: 4, refusedEvents: 6), storedBytes: 40, moreInDrain: true))
         #expect(held == [.list(limit: 20)])
-        #expect(rig.feed(.intakeHasWork) == [])  // the intake waits while the write stage holds events
+        // The intake's events wait while the write stage holds events; only its settings are taken.
+        #expect(rig.feed(.intakeHasWork) == [.takeSettings])
+        #expect(rig.feed(.settingsTaken(nil, pausedSinceLastDrain: false)) == [])
         #expect(rig.feed(.listed([b1])) == [.read(b1)])
         _ = rig.readAndSend(b1, events: 4)
         #expect(rig.feed(.answered(b1, status: 200, retryAfter: nil, jitter: 0)) == [.remove(b1)])
         #expect(rig.feed(.removed(b1)) == [.write(.refuse)])
         #expect(rig.machine.statistics.dropped.total == 0)
+    }
+
+    @Test("Backpressure wait: a pause behind a held write is seen at once, and a resume uploads again")
+    func waitHoldSeesPause() {
+        var rig = MachineRig(flushAt: 1000, backpressure: .wait)
+        rig.startEmpty()
+        _ = rig.feed(.intakeHasWork)
+        var drain = PipelineDrain()
+        (drain.eventCount, drain.tickets) = (10, [.init(waiterID: 3)])
+        #expect(rig.feed(.drained(drain)) == [.write(.refuse)])
+        #expect(
+            rig.feed(.written(.init(storedEvents: 4, refusedEvents: 6), storedBytes: 40, moreInDrain: false))
+                == [.list(limit: 20)])
+        // The host pauses while the write is held: the flush behind the hold returns `paused`, no upload starts.
+        #expect(rig.feed(.intakeHasWork) == [.takeSettings])
+        let paused = EventIntake.Settings(enabled: false, flushAt: 1000, flushInterval: .seconds(3600))
+        let actions = rig.feed(.settingsTaken(paused, pausedSinceLastDrain: true))
+        #expect(actions.contains { if case .resume(3, let result) = $0 { result.outcome == .paused } else { false } })
+        #expect(rig.feed(.listed([b1])) == [])
+        // The resume, also behind the hold, asks for uploads again.
+        #expect(rig.feed(.intakeHasWork) == [.takeSettings])
+        let resumed = EventIntake.Settings(enabled: true, flushAt: 1000, flushInterval: .seconds(3600))
+        #expect(rig.feed(.settingsTaken(resumed, pausedSinceLastDrain: false)).contains(.list(limit: 20)))
+    }
+
+    @Test("A settings change signals the driver even while queued events have signalled already")
+    func settingsSignalWhileEventsWait() {
+        let intake = EventIntake(
+            identity: IdentityState(anonymousId: "a", userId: nil, traits: [:], deviceToken: nil, deviceId: "d"),
+            persistIdentity: false, capacity: 10, overflow: .dropNewest,
+            settings: .init(enabled: true, flushAt: 20, flushInterval: .seconds(30)))
+        let signals = LockedValue(0)
+        intake.setOnWork { signals.withLock { $0 += 1 } }
+        intake.accept { _ in
+            PendingEvent(
+                kind: .track, name: "e", payload: [:], messageId: MessageID(high: 1, low: 1), timestampMillis: 0,
+                anonymousId: "a", userId: nil, deviceToken: nil)
+        }
+        #expect(signals.withLock { $0 } == 1)
+        intake.updateSettings { $0.enabled = false }
+        #expect(signals.withLock { $0 } == 2)
+        #expect(
+            intake.takeSettings()
+                == EventIntake.SettingsChange(
+                    settings: .init(enabled: false, flushAt: 20, flushInterval: .seconds(30)),
+                    pausedSinceLastDrain: true))
+        #expect(intake.takeSettings() == nil)
+        intake.updateSettings { $0.enabled = true }
+        #expect(signals.withLock { $0 } == 3)
+        // The events stayed queued for the drain.
+        #expect(intake.take().summary.eventCount == 1)
     }
 
     @Test(

@@ -182,6 +182,12 @@ private struct ModelRun {
             (intakeEvents, intakeAccepted, intakePausedDrops, intakeTickets) = ([], 0, 0, [])
             (settingsChanged, pausedSinceDrain) = (false, false)
             return .drained(drain)
+        case .takeSettings:
+            let taken: EventIntake.Settings? =
+                settingsChanged ? .init(enabled: enabled, flushAt: flushAt, flushInterval: .seconds(3600)) : nil
+            let paused = pausedSinceDrain
+            (settingsChanged, pausedSinceDrain) = (false, false)
+            return .settingsTaken(taken, pausedSinceLastDrain: paused)
         case .write(let whenFull):
             if chunk.isEmpty {
                 let end = min(chunked + Self.chunkSize, drainEvents.count)
@@ -329,9 +335,7 @@ private struct ModelRun {
         case 0..<60: track(1 + roll(6))
         case 60..<66: flush(awaited: false)
         case 66..<78: flush(awaited: true)
-        // Known gap: a `.wait` hold does not take the intake, so a pause behind a held write is never undone
-        // (the resume waits in the intake too); `.wait` runs are not paused until that is fixed.
-        case 78..<81 where machine.rules.backpressure != .wait: setEnabled(!enabled)
+        case 78..<81: setEnabled(!enabled)
         case 81..<83:
             flushAt = 1 + roll(4)
             settingsChanged = true
