@@ -3,15 +3,17 @@
 ///
 /// The scheme is HTTPS, except for an explicit `http://` on a loopback host, or on any host when the
 /// configuration allows a cleartext host (`allowsCleartextHost`); both are reported as adjustments.
-enum HostNormalization {
-    struct Result: Equatable {
-        var scheme: String
-        var host: String
-        var adjustments: [String]
-        var problem: String?
+package enum HostNormalization {
+    /// The scheme and host the pipeline uses, what it adjusted, or why the text is not a host.
+    package struct Result: Equatable {
+        package var scheme: String
+        package var host: String
+        package var adjustments: [String]
+        package var problem: String?
     }
 
-    static func normalize(_ raw: String, allowsCleartext: Bool = false) -> Result {
+    /// Normalizes `raw` as the configuration does (`allowsCleartext`: ``Configuration/allowsCleartextHost``).
+    package static func normalize(_ raw: String, allowsCleartext: Bool = false) -> Result {
         var host = raw.trimmingWhitespace()
         var adjustments: [String] = []
         var scheme = "https"

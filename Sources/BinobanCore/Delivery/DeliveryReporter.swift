@@ -42,7 +42,8 @@ struct DeliveryReporter {
         }
         observer?.deliveryFinished(
             BinobanDelivery(messageIds: ids, eventCount: notice.eventCount, outcome: notice.outcome))
-        waiters.resolve(ids + awaitedOnly, with: notice.outcome)
+        waiters.resolve(ids, with: notice.outcome)
+        waiters.resolve(awaitedOnly, with: notice.outcome)
         if notice.outcome == .dropped(.purged) {
             // A purge names its events but not their batches: forget the batches whose awaited events are settled.
             awaitedByBatch = awaitedByBatch.filter { $0.value.contains(where: waiters.awaits) }

@@ -50,25 +50,28 @@ final class EventOutcomeWaiters: Sendable {
     }
 
     private let state = LockedValue(State())
-    /// A test kit's observer of every settled caller, called synchronously where the caller is settled.
-    private let settledObserver = LockedValue<(@Sendable (String, BinobanEventOutcome) -> Void)?>(nil)
-    /// Callers whose event the intake has taken or refused.
-    private let admissions = LockedValue(0)
-
-    /// Installs the test kit's observer of settled callers (``Binoban/observeAwaitedOutcomes(_:)``).
-    func observeSettled(_ observer: @escaping @Sendable (String, BinobanEventOutcome) -> Void) {
-        settledObserver.withLock { $0 = observer }
+    /// A test kit's observers (``Binoban/observeAwaitedCalls(admitted:settled:)``): of each caller whose event the
+    /// intake took or refused, and of every settled caller, each called synchronously where it happens.
+    private struct Observers {
+        var admitted: @Sendable () -> Void
+        var settled: @Sendable (String, BinobanEventOutcome) -> Void
     }
 
-    /// How many callers' events the intake has taken or refused so far.
-    var admitted: Int { admissions.withLock { $0 } }
+    private let observers = LockedValue<Observers?>(nil)
+
+    /// Installs the test kit's observers.
+    func observe(
+        admitted: @escaping @Sendable () -> Void, settled: @escaping @Sendable (String, BinobanEventOutcome) -> Void
+    ) {
+        observers.withLock { $0 = Observers(admitted: admitted, settled: settled) }
+    }
 
     /// The intake has taken or refused a caller's event.
-    func noteAdmission() { admissions.withLock { $0 += 1 } }
+    func noteAdmission() { observers.withLock { $0 }?.admitted() }
 
     private func tell(_ settled: [(String, BinobanEventOutcome)]) {
-        guard !settled.isEmpty, let observer = settledObserver.withLock({ $0 }) else { return }
-        for (messageId, outcome) in settled { observer(messageId, outcome) }
+        guard !settled.isEmpty, let observers = observers.withLock({ $0 }) else { return }
+        for (messageId, outcome) in settled { observers.settled(messageId, outcome) }
     }
 
     /// Whether any caller waits (read before the ids of a report are looked up).

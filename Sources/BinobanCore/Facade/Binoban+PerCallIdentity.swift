@@ -45,7 +45,7 @@ extension Binoban {
         guard let runtime else { return .notAccepted }
         let event = serverEvent(call, awaited: true, runtime: runtime)
         // Registered before the event is handed over: its outcome may come before this task waits.
-        let token = runtime.outcomeWaiters.register(event.messageId)
+        let token = runtime.outcomeWaiters.register(call.fields.hostMessageId ?? event.messageId.text)
         let admission = await runtime.intake.acceptWaitingForRoom(awaited: true, event.make)
         runtime.outcomeWaiters.noteAdmission()
         if debugLogIsOn {
@@ -66,10 +66,10 @@ extension Binoban {
     }
 
     /// The event of a server call, built under the intake's lock from the instance's identity of that moment,
-    /// and the message id it will carry.
+    /// and the id generated for it (sent unless the caller gave its own `messageId`).
     private func serverEvent(
         _ call: ServerCall, awaited: Bool, runtime: BinobanRuntime
-    ) -> (messageId: String, make: (IdentityState) -> PendingEvent) {
+    ) -> (messageId: MessageID, make: (IdentityState) -> PendingEvent) {
         let hostMessageId = call.fields.hostMessageId
         let messageId = hostMessageId == nil ? MessageID.random(from: runtime.random) : MessageID(high: 0, low: 0)
         let now = call.fields.timestampMillis ?? configuration.wallClock.currentMillisecondsSince1970()
@@ -77,10 +77,8 @@ extension Binoban {
             messageId: hostMessageId, context: call.fields.context, integrations: call.fields.integrations,
             category: call.category, groupId: call.groupId, previousId: call.previousId, isAwaited: awaited)
         let (kind, name, body, identity) = (call.kind, call.name, call.body, call.identity)
-        // Only an awaiting caller needs the text of a generated id (the writer formats it otherwise).
-        let messageIdText = awaited ? (hostMessageId ?? messageId.text) : ""
         return (
-            messageIdText,
+            messageId,
             { current in
                 let ids = EventIdentityRule.ids(for: kind, given: identity, instance: current)
                 return PendingEvent(

@@ -12,16 +12,15 @@ extension Binoban {
         await runtime?.driver.timeUntilNextDeadline()
     }
 
-    /// Calls `observer` with the message id and outcome of every caller of `server.awaitingDelivery` as it is
-    /// settled, synchronously at the pipeline step that settles it (the caller's task sees it later). One
-    /// observer per instance; a test kit installs it before the first call.
-    package func observeAwaitedOutcomes(_ observer: @escaping @Sendable (String, BinobanEventOutcome) -> Void) {
-        runtime?.outcomeWaiters.observeSettled(observer)
+    /// Observes the callers of `server.awaitingDelivery`: `admitted` once the intake has taken or refused a
+    /// caller's event (so a test kit can go on once a call it started in a task has handed its event over), and
+    /// `settled` with each caller's message id and outcome, synchronously at the pipeline step that settles it
+    /// (the caller's task sees it later). One pair per instance; a test kit installs it before the first call.
+    package func observeAwaitedCalls(
+        admitted: @escaping @Sendable () -> Void, settled: @escaping @Sendable (String, BinobanEventOutcome) -> Void
+    ) {
+        runtime?.outcomeWaiters.observe(admitted: admitted, settled: settled)
     }
-
-    /// How many `server.awaitingDelivery` calls have had their event taken or refused by the intake, so that a
-    /// test kit can wait until a call it started in a task has handed its event over.
-    package var awaitedCallsAdmitted: Int { runtime?.outcomeWaiters.admitted ?? 0 }
 
     /// An awaited flush whose result is handed to `onResult` synchronously, at the pipeline step that resolves
     /// it (a task awaiting `flush()` would see it later, after the manual clock may have moved on).

@@ -163,19 +163,19 @@ struct WriteStageBuffer {
     /// events (the oversize ones are not among them); the awaited events of the refused suffix stay.
     private mutating func placeAwaited(taken: Int, oversize: [Int], _ placements: [BinobanBatchPlacement]) {
         let skipped = Set(oversize)
-        var batchOfStored: [BinobanBatchID] = []
-        for run in placements { batchOfStored += repeatElement(run.batch, count: run.eventCount) }
-        var storedIndex = 0
+        var runs = placements[...]
         var awaited = chunkAwaited[...]
         for position in 0..<taken where !skipped.contains(position) {
-            defer { storedIndex += 1 }
+            // The stored event at `position` is the next one of the first run left.
+            let batch = runs.first?.batch
+            if let first = runs.indices.first {
+                runs[first].eventCount -= 1
+                if runs[first].eventCount <= 0 { runs.removeFirst() }
+            }
             guard awaited.first == position else { continue }
             awaited.removeFirst()
             // A storage that does not report placements leaves the event unplaced (see `placements`).
-            if storedIndex < batchOfStored.count {
-                awaitedPlacements.append(
-                    AwaitedPlacement(batch: batchOfStored[storedIndex], messageId: chunkIDs[position]))
-            }
+            if let batch { awaitedPlacements.append(AwaitedPlacement(batch: batch, messageId: chunkIDs[position])) }
             if awaited.isEmpty { break }
         }
         chunkAwaited = chunkAwaited.filter { $0 >= taken }.map { $0 - taken }

@@ -72,10 +72,13 @@ public enum BinobanScenarioRunner: Sendable {
         let flushes = PendingFlushes()
         // An awaited server call's outcome is logged at the pipeline step that settles it, and counts as pending
         // (like an awaited flush) until then.
-        binoban.observeAwaitedOutcomes { messageId, outcome in
-            log.append(outcomeEntry(messageId, outcome))
-            flushes.finish()
-        }
+        let handover = Handover()
+        binoban.observeAwaitedCalls(
+            admitted: { handover.admitted() },
+            settled: { messageId, outcome in
+                log.append(outcomeEntry(messageId, outcome))
+                flushes.finish()
+            })
         // The pipeline has started before the first step: the startup upload pass has looked at the (empty)
         // storage and the interval timer is armed.
         await binoban.waitUntilQuiet()
@@ -92,10 +95,14 @@ public enum BinobanScenarioRunner: Sendable {
             case .screen(let title, let properties): binoban.server.screen(title: title, properties: properties)
             case .server(let call) where call.awaitsOutcome:
                 flushes.start()
-                let admitted = binoban.awaitedCallsAdmitted
-                // The call hands its event over in a task of its own; the next step waits until it has.
-                Task { [server = binoban.server.awaitingDelivery] in _ = await performAwaiting(call, on: server) }
-                for _ in 0..<100_000 where binoban.awaitedCallsAdmitted == admitted { await Task.yield() }
+                // The call hands its event over in a task of its own; the next step waits until it has (or, for an
+                // instance that takes nothing, until the call returned).
+                await handover.wait { number in
+                    Task { [server = binoban.server.awaitingDelivery] in
+                        _ = await performAwaiting(call, on: server)
+                        handover.returned(number)
+                    }
+                }
             case .server(let call): perform(call, on: binoban.server)
             case .reset: binoban.reset()
             case .setDeviceToken(let token): binoban.setDeviceToken(token: token)

@@ -244,23 +244,24 @@ struct BinobanSend {
 
     /// A note that says where batches go when that is not what `--api-host` spells: a host without a scheme is
     /// reached over HTTPS (for a loopback host the note also gives the plain-HTTP spelling), and so is an explicit
-    /// `http://` host that is not loopback, unless `--allow-cleartext-host` keeps it. `nil` when batches go where
-    /// the option says.
+    /// `http://` host the instance upgrades (not loopback, no `--allow-cleartext-host`). `nil` when batches go
+    /// where the option says. The instance's own normalization decides; the note only words it.
     static func schemeHint(forHost host: String, allowsCleartext: Bool) -> String? {
         let trimmed = String(host.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-        guard !trimmed.isEmpty else { return nil }
+        let normalized = HostNormalization.normalize(trimmed, allowsCleartext: allowsCleartext)
+        guard !trimmed.isEmpty, normalized.problem == nil else { return nil }
         if trimmed.lowercased().hasPrefix("http://") {
-            let rest = trimmed.dropFirst("http://".count)
-            let authority = rest.prefix { $0 != "/" }
-            guard !allowsCleartext, !LoopbackHost.contains(authority: authority) else { return nil }
-            return "--api-host '\(trimmed)' is not a loopback host, so batches go over HTTPS (https://\(rest)); "
-                + "for a plain-HTTP ingest on a private network add --allow-cleartext-host"
+            guard normalized.scheme == "https" else { return nil }
+            return "--api-host '\(trimmed)' is not a loopback host, so batches go over HTTPS "
+                + "(https://\(trimmed.dropFirst("http://".count))); for a plain-HTTP ingest on a private network "
+                + "add --allow-cleartext-host"
         }
         guard !trimmed.contains("://") else { return nil }
-        let authority = trimmed.prefix { $0 != "/" }
-        let loopback = LoopbackHost.contains(authority: authority)
         var hint = "--api-host '\(trimmed)' has no scheme, so batches go over HTTPS (https://\(trimmed))"
-        if loopback { hint += "; for a plain-HTTP ingest on this machine write http://\(trimmed)" }
+        // Loopback exactly when the instance would keep the same host written with http://.
+        if HostNormalization.normalize("http://" + trimmed).scheme == "http" {
+            hint += "; for a plain-HTTP ingest on this machine write http://\(trimmed)"
+        }
         return hint
     }
 
