@@ -118,18 +118,20 @@ final class CurlTransfer {
         var status = 0
         _ = ccurl_easy_getinfo_long(easy, CCURL_INFO_RESPONSE_CODE, &status)
         if head.isTooLarge { return .failure(CurlFailure(reason: .protocolViolation, curlCode: Int(code))) }
+        var osErrno = 0
+        _ = ccurl_easy_getinfo_long(easy, CCURL_INFO_OS_ERRNO, &osErrno)
         if code == 0 && !head.isComplete {
-            // The server closed inside the head; libcurl took the close for the end of the answer.
-            return .failure(CurlFailure(reason: .closedEarly, curlCode: nil))
+            // The server closed inside the head (libcurl took the close, or a reset under TLS, for the end of a
+            // close-delimited answer).
+            let reason: CurlFailureReason = osErrno == Int(ECONNRESET) ? .reset : .closedEarly
+            return .failure(CurlFailure(reason: reason, curlCode: nil))
         }
         if code == 0 || (bodyCapped && status > 0) {
             return .success(CurlAnswer(statusCode: status, headers: head.headers))
         }
-        var osErrno = 0
-        _ = ccurl_easy_getinfo_long(easy, CCURL_INFO_OS_ERRNO, &osErrno)
         let message = String(cString: messageBuffer)
-        let plainText = message.contains("wrong version number") || message.contains("packet length too long")
-        return .failure(CurlFailure.classify(code: Int(code), osErrno: osErrno, plainTextAnswer: plainText))
+        return .failure(
+            CurlFailure.classify(code: Int(code), osErrno: osErrno, message: message, headComplete: head.isComplete))
     }
 
     /// How many connections libcurl opened for this transfer (0 when it reused a kept one).

@@ -151,6 +151,9 @@ struct CurlEventTransportTests {
             ("/lying-chunked", .closedEarly),
             ("/reset", .reset),
             ("/huge-head", .protocolViolation),
+            ("/huge-line", .protocolViolation),
+            ("/bad-chunk", .protocolViolation),
+            ("/reset-in-head", .reset),
         ])
     func hostileAnswers(path: String, reason: CurlEventTransportError.Reason) async throws {
         let server = try ScriptedPythonServer()
@@ -232,6 +235,17 @@ struct CurlEventTransportTLSTests {
         let url = URL(string: "https://localhost:\(server.port)/status/200")!
         let error = await CurlEventTransportTests.failure(transport, url)
         #expect(error?.reason == .certificate)
+    }
+
+    @Test("Over TLS too, a reset inside the head is a reset, and a 1 MiB header line a protocol violation")
+    func hostileOverTLS() async throws {
+        let certificates = try TestCertificates.shared.get()
+        let server = try ScriptedPythonServer(
+            certificate: certificates.serverCertificate, key: certificates.serverKey)
+        let transport = CurlEventTransport(resourceTimeout: .seconds(10), caBundlePath: certificates.authority)
+        #expect(await CurlEventTransportTests.failure(transport, server.url("/reset-in-head"))?.reason == .reset)
+        #expect(
+            await CurlEventTransportTests.failure(transport, server.url("/huge-line"))?.reason == .protocolViolation)
     }
 
     @Test("A plain HTTP server asked for TLS: notTLS, and the description names http://")
