@@ -10,7 +10,7 @@ Every answer the server completes carries X-Connections (connections accepted so
 X-Requests (requests read), X-Landings (requests on the other origin), X-Request-Headers (the lower-cased names
 of this request's headers, in order) and X-Request-Body (the body's length).
 
-Paths: /status/<code>, /redirect (307 to the other origin), /silent (no answer), /trickle (a head, then one body
+Paths: /status/<code>, /b (an ingest's 200), /redirect (307 to the other origin), /silent (no answer), /trickle (a head, then one body
 byte every 200 ms), /big (Content-Length of 2000 MiB, zeros until the client goes), /endless-chunked, /huge-head
 (1 MiB of headers), /huge-line (one header line of 1 MiB), /bad-chunk (a chunk size that is not
 hex), /reset-in-head (part of a head, then an RST), /answer-then-close (an answer, then a close without saying so), /hangup (a close
@@ -85,8 +85,8 @@ def serve(conn, other_port, is_other):
         if is_other:
             bump("landings")
         extra = counters(names, body)
-        if path.startswith("/status/"):
-            code = int(path.split("/")[2])
+        if path.startswith("/status/") or path == "/b":
+            code = int(path.split("/")[2]) if path != "/b" else 200
             conn.sendall(f"HTTP/1.1 {code} Scripted\r\n{extra}Content-Length: 2\r\n\r\nok".encode())
         elif path == "/redirect":
             location = f"http://127.0.0.1:{other_port}/landing"

@@ -1,6 +1,7 @@
 #if os(Linux)
 import BinobanCore
 import Foundation
+import TestSupport
 import Testing
 
 /// `CurlEventTransport` against real servers on 127.0.0.1 (the scripted Python server, plain and TLS): answers
