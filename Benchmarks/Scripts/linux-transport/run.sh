@@ -11,7 +11,7 @@
 #   swift build -c release --package-path Benchmarks --product TransportBenchmarks
 #   sh Benchmarks/Scripts/linux-transport/run.sh Benchmarks/.build/release/TransportBenchmarks [REQUESTS] [WAIT_SECONDS]
 set -eu
-binary=$1
+binary=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 requests=${2:-2000}
 wait_seconds=${3:-20}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -38,14 +38,14 @@ echo "linux-transport: server https://127.0.0.1:$port, $(nproc) cores, load $(cu
 
 urlsession() {
     if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
-        unshare --mount --propagation private sh -c 'mount --bind "$0" "$1" && shift 2 && exec "$@"' \
+        unshare --mount --propagation private sh -c 'mount --bind "$0" "$1" && shift && exec "$@"' \
             "$scratch/ca.pem" "$system_bundle" "$binary" "$@"
     else
         echo "linux-transport: URLSession runs skipped (root and unshare needed to trust the throwaway CA)"
     fi
 }
 
-for round in 1 2 3; do
+for round in 1 2 3 4 5; do
     "$binary" per-request curl "https://127.0.0.1:$port/status/200" "$requests" 7000 "$scratch/ca.pem"
     urlsession per-request urlsession "https://127.0.0.1:$port/status/200" "$requests" 7000
 done
