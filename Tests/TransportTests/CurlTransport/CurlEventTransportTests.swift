@@ -70,6 +70,27 @@ struct CurlEventTransportTests {
         #expect(last?.value(forHeader: "x-connections") == "1")
     }
 
+    @Test("Forty requests held open by a silent host do not push another host's kept connection out")
+    func keptConnectionSurvivesOtherTraffic() async throws {
+        let kept = try ScriptedPythonServer()
+        let silent = try ScriptedPythonServer()
+        let transport = CurlEventTransport()
+        _ = try await transport.send(Self.request(kept.url("/status/200")))
+        let stalled = CurlEventTransport(resourceTimeout: .seconds(20))
+        let silentURL = silent.url("/silent")
+        let held = (0..<40).map { _ in Task { try? await stalled.send(Self.request(silentURL)) } }
+        defer { for task in held { task.cancel() } }
+        // Until the silent server has read all forty (each probe is one more request on its own kept connection).
+        var seen = 0
+        for _ in 0..<2000 where seen < 41 {
+            let probe = try await transport.send(Self.request(silent.url("/status/200")))
+            seen = Int(probe.value(forHeader: "x-requests") ?? "") ?? 0
+        }
+        #expect(seen >= 41)
+        let last = try await transport.send(Self.request(kept.url("/status/200")))
+        #expect(last.value(forHeader: "x-connections") == "1")
+    }
+
     @Test("Kept connections the server closed without saying so: every request is answered")
     func closedKeptConnections() async throws {
         let server = try ScriptedPythonServer()
