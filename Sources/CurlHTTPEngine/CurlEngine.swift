@@ -52,8 +52,6 @@ package final class CurlEngine: Sendable {
         guard ccurl_load() == 0, let handle = ccurl_multi_init() else {
             return .failure(CurlFailure(reason: .unavailable, curlCode: nil))
         }
-        // No CURLMOPT_MAXCONNECTS: libcurl's default cache grows with the transfers added (four connections per
-        // easy handle), so requests held open by a stalled host never push another host's idle connection out.
         let multi = CurlMultiHandle(pointer: handle)
         let inbox = LockedValue(CurlEngineInbox())
         let context = Unmanaged.passRetained(CurlEngineThreadContext(multi: multi, inbox: inbox)).toOpaque()

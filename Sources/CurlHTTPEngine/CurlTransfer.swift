@@ -134,13 +134,6 @@ final class CurlTransfer {
             CurlFailure.classify(code: Int(code), osErrno: osErrno, message: message, headComplete: head.isComplete))
     }
 
-    /// How many connections libcurl opened for this transfer (0 when it reused a kept one).
-    var connectionsOpened: Int {
-        var count = 0
-        _ = ccurl_easy_getinfo_long(easy, CCURL_INFO_NUM_CONNECTS, &count)
-        return count
-    }
-
     fileprivate func takeHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
         head.take(line: line)
     }
