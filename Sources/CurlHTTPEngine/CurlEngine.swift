@@ -117,6 +117,11 @@ struct CurlEngineInbox: Sendable {
             if announced[id] != nil { announced[id] = true }
             return (nil, false)
         }
+        if let index = queued.firstIndex(where: { $0.id == id }) {
+            // Not handed to the thread yet: it is never sent.
+            queued.remove(at: index)
+            return (waiter, false)
+        }
         cancelled.append(id)
         return (waiter, true)
     }
