@@ -100,9 +100,8 @@ package struct CurlFailure: Error, Sendable, Hashable {
         case 45: return .unreachable  // interface failed
         case 18, 52: return .closedEarly  // partial body; nothing at all
         case 28: return .timeout
-        case 35:  // TLS handshake
-            if plainTextAnswer { return .notTLS }
-            return reset ? .reset : .tlsHandshake
+        case 35:  // TLS handshake. The socket errno is not read here: libcurl keeps the last one, which may be stale.
+            return plainTextAnswer ? .notTLS : .tlsHandshake
         case 51, 58, 60, 77, 83, 90, 91: return .certificate  // peer verification, CA bundle, pinning, OCSP
         case 53, 54, 59, 64, 66, 80, 98: return .tlsHandshake  // engine, cipher, client certificate
         case 55, 56:  // send / receive failed; libcurl 7.88 also reports a malformed chunked body as 56

@@ -121,10 +121,8 @@ final class CurlTransfer {
         var osErrno = 0
         _ = ccurl_easy_getinfo_long(easy, CCURL_INFO_OS_ERRNO, &osErrno)
         if code == 0 && !head.isComplete {
-            // The server closed inside the head (libcurl took the close, or a reset under TLS, for the end of a
-            // close-delimited answer).
-            let reason: CurlFailureReason = osErrno == Int(ECONNRESET) ? .reset : .closedEarly
-            return .failure(CurlFailure(reason: reason, curlCode: nil))
+            // The server closed inside the head; libcurl took the close for the end of a close-delimited answer.
+            return .failure(CurlFailure(reason: .closedEarly, curlCode: nil))
         }
         if code == 0 || (bodyCapped && status > 0) {
             return .success(CurlAnswer(statusCode: status, headers: head.headers))

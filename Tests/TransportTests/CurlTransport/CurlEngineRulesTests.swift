@@ -64,7 +64,7 @@ struct CurlEngineRulesTests {
             Report(code: 7, osErrno: 113, reason: .unreachable), Report(code: 28, reason: .timeout),
             Report(code: 35, reason: .tlsHandshake),
             Report(code: 35, message: "error:0A00010B:SSL routines::wrong version number", reason: .notTLS),
-            Report(code: 35, osErrno: 104, reason: .reset), Report(code: 60, reason: .certificate),
+            Report(code: 35, osErrno: 104, reason: .tlsHandshake), Report(code: 60, reason: .certificate),
             Report(code: 77, reason: .certificate), Report(code: 52, reason: .closedEarly),
             Report(code: 18, reason: .closedEarly), Report(code: 56, osErrno: 104, reason: .reset),
             Report(code: 56, reason: .closedEarly),

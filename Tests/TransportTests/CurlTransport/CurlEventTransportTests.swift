@@ -259,13 +259,18 @@ struct CurlEventTransportTLSTests {
         #expect(error?.reason == .certificate)
     }
 
-    @Test("Over TLS too, a reset inside the head is a reset, and a 1 MiB header line a protocol violation")
+    @Test(
+        "Over TLS too: a reset inside the head is a reset, a close there closedEarly, a 1 MiB line a protocol violation"
+    )
     func hostileOverTLS() async throws {
         let certificates = try TestCertificates.shared.get()
         let server = try ScriptedPythonServer(
             certificate: certificates.serverCertificate, key: certificates.serverKey)
         let transport = CurlEventTransport(resourceTimeout: .seconds(10), caBundlePath: certificates.authority)
         #expect(await CurlEventTransportTests.failure(transport, server.url("/reset-in-head"))?.reason == .reset)
+        // A close without close_notify inside the head.
+        #expect(
+            await CurlEventTransportTests.failure(transport, server.url("/close-after-status"))?.reason == .closedEarly)
         #expect(
             await CurlEventTransportTests.failure(transport, server.url("/huge-line"))?.reason == .protocolViolation)
     }
