@@ -87,7 +87,13 @@ final class CurlEngineLoop {
         guard let transfer = transfers.removeValue(forKey: easy) else { return }
         let outcome = transfer.outcome(code: code)
         _ = ccurl_multi_remove_handle(multi, easy)
-        recycle(easy)
+        if case .success = outcome {
+            recycle(easy)
+        } else {
+            // libcurl keeps a handle's last socket errno across curl_easy_reset; a fresh handle for the next
+            // request keeps a stale ECONNRESET from naming its failure.
+            ccurl_easy_cleanup(easy)
+        }
         resume(id: transfer.id, with: outcome)
         withExtendedLifetime(transfer) {}
     }
@@ -98,7 +104,7 @@ final class CurlEngineLoop {
         // Held until the handle is reset: libcurl points at its header list and message buffer until then.
         let transfer = transfers.removeValue(forKey: easy)
         _ = ccurl_multi_remove_handle(multi, easy)
-        recycle(easy)
+        ccurl_easy_cleanup(easy)
         withExtendedLifetime(transfer) {}
     }
 
