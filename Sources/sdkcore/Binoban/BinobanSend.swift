@@ -43,13 +43,15 @@ struct BinobanSend {
         var checkpoint: SendCheckpoint?
         var resume: SendCheckpoint.Position?
         let storage: any BinobanEventStorage
+        var held: HeldStorage?
         if let directory = options.storage {
             let url = URL(fileURLWithPath: directory, isDirectory: true)
             do {
-                storage = try BinobanFileEventStorage(directory: url, namespace: namespace)
+                held = try HeldStorage(directory: url, namespace: namespace)
             } catch {
-                return fail("--storage \(directory): \(SendMessages.text(of: error))", Status.storageUnusable)
+                return fail("--storage \(directory): \(error.description)", Status.storageUnusable)
             }
+            storage = held?.storage ?? InMemoryEventStorage()
             let file = SendCheckpoint(directory: url, namespace: namespace)
             do {
                 resume = try file.load()
@@ -67,10 +69,13 @@ struct BinobanSend {
         {
             CommandLineTool.printError("sdkcore binoban send: note: \(hint)")
         }
+        // Counted before the instance starts uploading them.
+        let leftByEarlierRuns = held?.storedEvents() ?? 0
         let signals = SignalWatch()
         let refusal = LockedValue<String?>(nil)
         let instance = makeInstance(
-            apiKey: apiKey, source: source, storage: storage, ledger: ledger, refusal: refusal)
+            apiKey: apiKey, source: source, storage: storage, identity: held?.identity, ledger: ledger,
+            refusal: refusal)
         guard instance.isOperational else {
             let reason = refusal.withLock { $0 } ?? "the configuration was refused"
             return fail(
@@ -130,14 +135,15 @@ struct BinobanSend {
         let outcome = SendOutcome(
             ending: ending, counts: counts, statistics: instance.statistics, dryRun: options.dryRun,
             storage: options.storage, checkpointFailed: ledger.checkpointFailure != nil,
-            checkpointHeld: ledger.checkpointHeld)
+            checkpointHeld: ledger.checkpointHeld, leftByEarlierRuns: leftByEarlierRuns,
+            keptInStorage: held?.storedEvents())
         CommandLineTool.printError(outcome.summary)
         return outcome.status
     }
 
     private func makeInstance(
-        apiKey: String, source: String, storage: any BinobanEventStorage, ledger: SendLedger,
-        refusal: LockedValue<String?>
+        apiKey: String, source: String, storage: any BinobanEventStorage, identity: FileKeyValueStore?,
+        ledger: SendLedger, refusal: LockedValue<String?>
     ) -> Binoban {
         let options = self.options
         let progress = self.progress
@@ -145,10 +151,13 @@ struct BinobanSend {
             config.apiHost = options.dryRun ? (options.apiHost ?? "api.binoban.io") : (options.apiHost ?? "")
             config.allowsCleartextHost = options.allowsCleartextHost
             config.storage = LedgerStorage(base: storage, ledger: ledger)
-            if let directory = options.storage {
-                config.storageDirectory = URL(fileURLWithPath: directory, isDirectory: true)
-            } else {
-                config.keyValueStore = InMemoryKeyValueStore()
+            // The command holds the directory's lock through the storage it opened, so the instance gets that
+            // storage and the identity file beside it and takes no lock of its own (Docs/Decisions/0536).
+            config.keyValueStore = identity ?? InMemoryKeyValueStore()
+            if identity != nil {
+                // An outage slows the reading instead of evicting what is stored (Docs/Decisions/0536).
+                config.storageLimits = HeldStorage.limits
+                config.backpressure = .wait
             }
             let transport: any BinobanEventTransport =
                 options.dryRun ? PrintingTransport() : URLSessionEventTransport()
@@ -193,7 +202,7 @@ struct BinobanSend {
             number += 1
             ledger.update { $0.read += 1 }
             if number <= skipThrough {
-                ledger.update { $0.skipped += 1 }
+                ledger.update { $0.resumed += 1 }
                 if number == skipThrough {
                     guard case .line(_, let hash) = piece, hash == resume?.inputHash else {
                         return .inputChanged(changedInputMessage)
@@ -206,7 +215,10 @@ struct BinobanSend {
                     "longer than the limit of \(SendCommandLimits.maximumLineBytes) bytes; rejected without "
                         + "reading the rest of it into memory")
             }
-            if Self.isBlank(bytes) { return nil }
+            if Self.isBlank(bytes) {
+                ledger.update { $0.blank += 1 }
+                return nil
+            }
             let parsed: SendLine
             do {
                 parsed = try SendLine.parse(bytes)

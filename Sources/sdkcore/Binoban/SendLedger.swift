@@ -18,7 +18,12 @@ final class SendLedger: Sendable {
     struct Counts: Sendable, Hashable {
         var read = 0
         var bad = 0
-        var skipped = 0
+        /// Lines read but not handed to the instance and not bad: ``resumed`` plus ``blank``.
+        var skipped: Int { resumed + blank }
+        /// Lines an earlier run stored (skipped on resume).
+        var resumed = 0
+        /// Blank lines.
+        var blank = 0
         var accepted = 0
         var stored = 0
         var oversize = 0
