@@ -54,7 +54,7 @@ struct SendStorageTests {
 
     /// 60 000 lines read while the ingest is down, a SIGINT part-way, then the same command with the ingest up:
     /// every event arrives exactly once, and both summaries add up.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(15)))
     func sixtyThousandLinesSentThroughAnOutageArriveExactlyOnce() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -67,7 +67,7 @@ struct SendStorageTests {
             ], environment: ["BINOBAN_API_KEY": "K"])
         defer { first.killAndWait() }
         let seen = try await onBlockingThread {
-            first.waitForStandardError(seconds: 120) { text in
+            first.waitForStandardError(seconds: 600) { text in
                 // The last progress line's "stored N" is past 20 000.
                 guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix("progress: ") }),
                     let stored = line.components(separatedBy: " · ").first(where: { $0.hasPrefix("stored ") }),
@@ -77,7 +77,7 @@ struct SendStorageTests {
             }
         }
         first.send(SIGINT)
-        #expect(try await onBlockingThread { first.waitForExit(seconds: 60) }, "\(seen)")
+        #expect(try await onBlockingThread { first.waitForExit(seconds: 600) }, "\(seen)")
         let interrupted = first.standardError
         #expect(first.status == 130, "\(interrupted)")
         let firstSummary = try #require(SendSummary(interrupted), "\(interrupted)")
