@@ -69,6 +69,11 @@ struct BinobanSend {
         {
             CommandLineTool.printError("sdkcore binoban send: note: \(hint)")
         }
+        if !options.dryRun,
+            let note = Self.pathNote(forHost: options.apiHost ?? "", allowsCleartext: options.allowsCleartextHost)
+        {
+            CommandLineTool.printError("sdkcore binoban send: note: \(note)")
+        }
         // Counted before the instance starts uploading them.
         let leftByEarlierRuns = held?.storedEvents() ?? 0
         let signals = SignalWatch()
@@ -136,7 +141,7 @@ struct BinobanSend {
             ending: ending, counts: counts, statistics: instance.statistics, dryRun: options.dryRun,
             storage: options.storage, checkpointFailed: ledger.checkpointFailure != nil,
             checkpointHeld: ledger.checkpointHeld, leftByEarlierRuns: leftByEarlierRuns,
-            keptInStorage: held?.storedEvents())
+            keptInStorage: held?.storedEvents(), signal: signals.number ?? SIGINT)
         CommandLineTool.printError(outcome.summary)
         return outcome.status
     }
@@ -275,6 +280,18 @@ struct BinobanSend {
             hint += "; for a plain-HTTP ingest on this machine write http://\(trimmed)"
         }
         return hint
+    }
+
+    /// A note for an `--api-host` with a path: the path is kept as a prefix and the upload path `/b` follows it
+    /// (the library's rule for `apiHost`), which the note spells out with the URL batches go to
+    /// (Docs/Decisions/0537). `nil` for a host without a path.
+    static func pathNote(forHost host: String, allowsCleartext: Bool) -> String? {
+        let normalized = HostNormalization.normalize(host, allowsCleartext: allowsCleartext)
+        guard normalized.problem == nil, let slash = normalized.host.firstIndex(of: "/") else { return nil }
+        let path = normalized.host[slash...]
+        guard path != "/" else { return nil }
+        return "--api-host has the path \(path), which is kept: batches go to "
+            + "\(normalized.scheme)://\(normalized.host)/b (the host's path, then /b)"
     }
 
     private var changedInputMessage: String {

@@ -1,5 +1,13 @@
 import BinobanCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What one run of `sdkcore binoban send` did, from which its exit status and its summary line follow.
 ///
 /// The status is 0 only when every line was valid and every accepted event was sent (printed, with
@@ -41,6 +49,8 @@ struct SendOutcome: Sendable {
     /// Events in `--storage` after the shutdown, counted from its files; `nil` without `--storage` (or when the
     /// files could not be read).
     var keptInStorage: Int?
+    /// The signal that interrupted the run: the status is 128 plus its number (130 for SIGINT, 143 for SIGTERM).
+    var signal: Int32 = SIGINT
 
     /// Events lost for good: rejected by the ingest, too large, evicted or refused by the storage bounds.
     var failed: Int { statistics.dropped.total }
@@ -75,7 +85,7 @@ struct SendOutcome: Sendable {
     /// The exit status (the table in Docs/CLI.md and `--help`).
     var status: Int32 {
         switch ending {
-        case .interrupted: return Status.interrupted
+        case .interrupted: return Status.signalled + signal
         case .inputChanged: return Status.inputChanged
         case .unreadable: return Status.unreadableInput
         case .endOfInput, .stoppedAtBadLine:

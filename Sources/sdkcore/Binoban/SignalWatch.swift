@@ -15,6 +15,8 @@ import Darwin
 final class SignalWatch: Sendable {
     private struct State {
         var received = false
+        /// The first signal's number.
+        var number: Int32?
         var actions: [@Sendable () -> Void] = []
     }
 
@@ -34,6 +36,7 @@ final class SignalWatch: Sendable {
                 let actions = state.withLock { state -> [@Sendable () -> Void] in
                     guard !state.received else { return [] }
                     state.received = true
+                    state.number = number
                     defer { state.actions = [] }
                     return state.actions
                 }
@@ -47,6 +50,9 @@ final class SignalWatch: Sendable {
 
     /// Whether a signal arrived.
     var received: Bool { state.withLock { $0.received } }
+
+    /// The first signal's number (`SIGINT` or `SIGTERM`), once one arrived.
+    var number: Int32? { state.withLock { $0.number } }
 
     /// Runs `action` once when the first signal arrives, or now when it already has.
     func whenReceived(_ action: @escaping @Sendable () -> Void) {

@@ -104,6 +104,23 @@ struct SendStorageTests {
         #expect(Set(ids).count == 60_000)
     }
 
+    /// SIGTERM (an orchestrator's stop) is not SIGINT: the status is 128 + 15, as a shell reports it.
+    @Test func sigtermEndsTheRunWithStatus143() async throws {
+        let child = try SDKCoreChild(
+            [
+                "binoban", "send", "--progress", "plain", "--api-host", "http://127.0.0.1:9", "--api-key", "K",
+                "--source", "S", "-",
+            ])
+        defer { child.killAndWait() }
+        try child.write(Data(numberedLines(1).utf8))
+        let seen = try await onBlockingThread { child.waitForStandardError(containing: "stored 1 ", seconds: 120) }
+        #expect(seen.contains("stored 1 "), "\(seen)")
+        child.send(SIGTERM)
+        #expect(try await onBlockingThread { child.waitForExit(seconds: 300) })
+        #expect(child.status == 143, "\(child.standardError)")
+        #expect(child.standardError.contains("interrupted by a signal"), "\(child.standardError)")
+    }
+
     @Test func theSummaryAddsUpWithBadBlankAndRejectedLines() async throws {
         let server = LoopbackHTTPServer(responder: .always(.status(400)))
         let port = try server.start()
