@@ -78,9 +78,11 @@ struct BinobanSend {
         let leftByEarlierRuns = held?.storedEvents() ?? 0
         let signals = SignalWatch()
         let refusal = LockedValue<String?>(nil)
+        // Set while the final flush runs: a batch that used its retries then ends the flush.
+        let finalFlushGiveUp = LockedValue<OneShot?>(nil)
         let instance = makeInstance(
             apiKey: apiKey, source: source, storage: storage, identity: held?.identity, ledger: ledger,
-            refusal: refusal)
+            refusal: refusal, giveUp: finalFlushGiveUp)
         guard instance.isOperational else {
             let reason = refusal.withLock { $0 } ?? "the configuration was refused"
             return fail(
@@ -121,10 +123,16 @@ struct BinobanSend {
             problem = message
         }
         if ending == .endOfInput || ending == .stoppedAtBadLine, !signals.received {
-            // The final flush; a signal cancels it (the shutdown below then has its short deadline).
+            // The final flush; a signal cancels it (the shutdown below then has its short deadline), and so does
+            // an ingest that keeps failing (Docs/Decisions/0538).
             let flush = Task { await instance.flushAndWait() }
             signals.whenReceived { flush.cancel() }
+            let giveUp = OneShot()
+            finalFlushGiveUp.withLock { $0 = giveUp }
+            giveUp.whenFired { flush.cancel() }
+            let watchdog = Task { await Self.cancelWhenNoAnswerComes(flush, ledger: ledger, within: silenceLimit) }
             _ = await flush.value
+            watchdog.cancel()
         }
         if signals.received { ending = .interrupted }
         await instance.shutdown(gracePeriod: .seconds(2))
@@ -148,7 +156,7 @@ struct BinobanSend {
 
     private func makeInstance(
         apiKey: String, source: String, storage: any BinobanEventStorage, identity: FileKeyValueStore?,
-        ledger: SendLedger, refusal: LockedValue<String?>
+        ledger: SendLedger, refusal: LockedValue<String?>, giveUp: LockedValue<OneShot?>
     ) -> Binoban {
         let options = self.options
         let progress = self.progress
@@ -176,8 +184,52 @@ struct BinobanSend {
                     refusal.withLock { $0 = $0 ?? error.message }
                     return
                 }
+                var text = SendMessages.text(of: error)
+                if error.kind == .uploadFailed {
+                    if text.contains("no answer"), let reason = ledger.counts.lastTransportFailure {
+                        text = TransportFailureWords.adding(reason, to: text)
+                    }
+                    if error.message.contains("after \(options.maxRetries) retries") {
+                        giveUp.withLock { $0 }?.fire()
+                    }
+                }
                 progress.clearLine()
-                CommandLineTool.printError("sdkcore binoban send: \(SendMessages.text(of: error))")
+                CommandLineTool.printError("sdkcore binoban send: \(text)")
+            }
+        }
+    }
+
+    /// How long the final flush goes on without any final answer (2xx or 4xx) before it ends: the longest
+    /// backoff `--max-retries` allows (1 s, doubling, each at most 60 s) plus 30 s for a request that waits for
+    /// its answer. The pipeline's backoff grows across the batches of one flush, so without this bound a failing
+    /// ingest held the run for minutes (Docs/Decisions/0538).
+    private var silenceLimit: Duration {
+        var seconds = 30
+        var step = 1
+        for _ in 0..<min(options.maxRetries, 64) {
+            seconds += step
+            step = min(step * 2, 60)
+        }
+        return .seconds(seconds)
+    }
+
+    /// Cancels `flush` once `limit` passes without a final answer from the ingest (the ledger's sent or rejected
+    /// events not growing); returns when cancelled itself.
+    private static func cancelWhenNoAnswerComes(
+        _ flush: Task<BinobanFlushResult, Never>, ledger: SendLedger, within limit: Duration
+    ) async {
+        let clock = ContinuousClock()
+        var answered = ledger.counts.sent + ledger.counts.rejected
+        var since = clock.now
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(250))
+            let now = ledger.counts.sent + ledger.counts.rejected
+            if now != answered {
+                answered = now
+                since = clock.now
+            } else if since.duration(to: clock.now) >= limit {
+                flush.cancel()
+                return
             }
         }
     }

@@ -89,7 +89,8 @@ struct BinobanSendCommand: Command {
                              (the summary says "would send N").
           --strict           Stop at the first bad line (exit 2). Otherwise bad lines are reported and skipped.
           --flush-at N       Upload once N events are stored (default 20): a trigger, not a batch size.
-          --max-retries N    Retries of a failing batch in one flush (default 3, exponential backoff from 1 s).
+          --max-retries N    Retries of a failing batch in one flush (default 3, backoff from 1 s, doubling).
+                             The final flush ends once a batch has used them: the ingest counts as down.
           --progress MODE    auto (default: tty on a terminal, none otherwise), tty, plain or none.
           -h, --help         Show this help.
         Each option may be given once.

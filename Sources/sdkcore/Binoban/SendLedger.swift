@@ -32,6 +32,8 @@ final class SendLedger: Sendable {
         var unstored = 0
         var sent = 0
         var rejected = 0
+        /// Why the last request without an HTTP answer failed, in words (``TransportFailureWords``).
+        var lastTransportFailure: String?
         /// Bytes of the input read so far.
         var bytesRead = 0
         /// The input's size when it is a regular file (so a percentage can be shown); `nil` for a pipe.

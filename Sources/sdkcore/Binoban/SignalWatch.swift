@@ -24,9 +24,15 @@ final class SignalWatch: Sendable {
     private let sources: LockedValue<[any DispatchSourceSignal]> = LockedValue([])
     private let queue = DispatchQueue(label: "sdkcore.binoban.send.signals")
 
-    /// Starts watching SIGINT and SIGTERM.
+    /// Starts watching SIGINT and SIGTERM, and returns once both sources are registered (at most 2 s).
+    ///
+    /// Registration happens on Dispatch's own thread after `resume()`: a signal arriving before it would meet
+    /// `SIG_IGN` and be lost. Waiting here keeps that window inside the start-up, before anything was read or
+    /// printed, so a signal sent after the tool's first line is always seen (a test that signalled right after
+    /// the first line sometimes lost its SIGINT under load).
     init() {
         var installed: [any DispatchSourceSignal] = []
+        let registered = DispatchGroup()
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
@@ -42,10 +48,13 @@ final class SignalWatch: Sendable {
                 }
                 for action in actions { action() }
             }
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.resume()
             installed.append(source)
         }
         sources.withLock { $0 = installed }
+        _ = registered.wait(timeout: .now() + 2)
     }
 
     /// Whether a signal arrived.
