@@ -24,8 +24,7 @@ struct BinobanSend {
     let progress: SendProgress
 
     private func fail(_ message: String, _ status: Int32) -> Int32 {
-        progress.clearLine()
-        CommandLineTool.printError("sdkcore binoban send: \(message)")
+        progress.printLine("sdkcore binoban send: \(message)")
         return status
     }
 
@@ -67,12 +66,12 @@ struct BinobanSend {
         if !options.dryRun,
             let hint = Self.schemeHint(forHost: options.apiHost ?? "", allowsCleartext: options.allowsCleartextHost)
         {
-            CommandLineTool.printError("sdkcore binoban send: note: \(hint)")
+            progress.printLine("sdkcore binoban send: note: \(hint)")
         }
         if !options.dryRun,
             let note = Self.pathNote(forHost: options.apiHost ?? "", allowsCleartext: options.allowsCleartextHost)
         {
-            CommandLineTool.printError("sdkcore binoban send: note: \(note)")
+            progress.printLine("sdkcore binoban send: note: \(note)")
         }
         // Counted before the instance starts uploading them.
         let leftByEarlierRuns = held?.storedEvents() ?? 0
@@ -90,8 +89,7 @@ struct BinobanSend {
                 Status.usage)
         }
         if let resume {
-            progress.clearLine()
-            CommandLineTool.printError(
+            progress.printLine(
                 "sdkcore binoban send: resuming: lines 1-\(resume.linesStored) are already stored in \(options.storage ?? "")"
             )
         }
@@ -137,20 +135,21 @@ struct BinobanSend {
         if signals.received { ending = .interrupted }
         await instance.shutdown(gracePeriod: .seconds(2))
         ticker.cancel()
+        await ticker.value  // no progress line after the summary
         let counts = ledger.counts
         progress.clearLine()
         if progress.mode != .none { progress.show(counts) }
-        if progress.mode == .tty { SendProgress.write("\n") }
-        if let problem { CommandLineTool.printError("sdkcore binoban send: \(problem)") }
+        progress.endLine()
+        if let problem { progress.printLine("sdkcore binoban send: \(problem)") }
         if let failure = ledger.checkpointFailure {
-            CommandLineTool.printError("sdkcore binoban send: the progress checkpoint could not be saved: \(failure)")
+            progress.printLine("sdkcore binoban send: the progress checkpoint could not be saved: \(failure)")
         }
         let outcome = SendOutcome(
             ending: ending, counts: counts, statistics: instance.statistics, dryRun: options.dryRun,
             storage: options.storage, checkpointFailed: ledger.checkpointFailure != nil,
             checkpointHeld: ledger.checkpointHeld, leftByEarlierRuns: leftByEarlierRuns,
             keptInStorage: held?.storedEvents(), signal: signals.number ?? SIGINT)
-        CommandLineTool.printError(outcome.summary)
+        progress.printLine(outcome.summary)
         return outcome.status
     }
 
@@ -193,8 +192,7 @@ struct BinobanSend {
                         giveUp.withLock { $0 }?.fire()
                     }
                 }
-                progress.clearLine()
-                CommandLineTool.printError("sdkcore binoban send: \(text)")
+                progress.printLine("sdkcore binoban send: \(text)")
             }
         }
     }
@@ -251,8 +249,7 @@ struct BinobanSend {
         let skipThrough = resume?.linesStored ?? 0
         func bad(_ description: String) -> Reading? {
             ledger.update { $0.bad += 1 }
-            progress.clearLine()
-            CommandLineTool.printError("sdkcore binoban send: line \(number): \(description)")
+            progress.printLine("sdkcore binoban send: line \(number): \(description)")
             return options.strict ? .stoppedAtBadLine : nil
         }
         func handle(_ piece: LineSplitter.Piece) async -> Reading? {

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import Synchronization
 import Testing
 
 @testable import sdkcore
@@ -64,5 +65,40 @@ struct SendMessagesTests {
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardError.contains("batches go to http://127.0.0.1:\(port)/ingest/b"))
         #expect(server.requests.map(\.path) == ["/ingest/b"])
+    }
+}
+
+/// Text written by the progress display, recorded.
+private final class RecordedText: Sendable {
+    private let chunks = Mutex<[String]>([])
+    func append(_ text: String) { chunks.withLock { $0.append(text) } }
+    var text: String { chunks.withLock { $0.joined() } }
+}
+
+@Suite("sdkcore binoban send: the progress line and message lines")
+struct SendProgressLineTests {
+    /// Progress redraws from one thread and messages from another: every message starts a line of its own,
+    /// never after a progress line's text.
+    @Test func aMessageNeverRunsIntoTheProgressLine() {
+        let recorded = RecordedText()
+        var progress = SendProgress(mode: .tty)
+        progress.sink = { recorded.append($0) }
+        let shown = progress
+        var counts = SendLedger.Counts()
+        counts.read = 7
+        let fixed = counts
+        // Two threads at once (not tasks, which the pool may run one after the other).
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            for index in 0..<20_000 {
+                if thread == 0 { shown.show(fixed) } else { shown.printLine("sdkcore binoban send: message \(index)") }
+            }
+        }
+        let clear = "\r\u{1B}[K"
+        for line in recorded.text.split(separator: "\n") where line.contains("message") {
+            // What precedes the message on its line is only a cleared progress line (or nothing).
+            let before = line[..<(line.range(of: "sdkcore binoban send: ")?.lowerBound ?? line.startIndex)]
+            #expect(before.isEmpty || before.hasSuffix(clear), "\(line.debugDescription)")
+            #expect(!line.hasSuffix("events/s"), "\(line.debugDescription)")
+        }
     }
 }
