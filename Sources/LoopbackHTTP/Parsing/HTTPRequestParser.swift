@@ -107,6 +107,12 @@ struct HTTPRequestParser {
 
     /// Whether a request has begun and is not complete yet: bytes of it are buffered, or its head has been
     /// read and its body has not.
+    /// Whether the parser is still reading a request head (its line and header fields), not a body.
+    var isReadingHead: Bool {
+        if case .head = state { return true }
+        return false
+    }
+
     var isInsideRequest: Bool {
         if case .head = state { return hasBufferedBytes }
         if case .failed = state { return false }

@@ -52,6 +52,12 @@ public final class LoopbackHTTPServer: Sendable {
         /// default, so clients that connect and stall cannot hold every slot of ``maxConnections``; values
         /// below a millisecond count as one millisecond.
         public var idleTimeout: Duration = .seconds(5)
+        /// How long a request head (its request line and header fields) may take from its first byte to its
+        /// end, however steadily its bytes trickle in: a head that is not complete by then is answered
+        /// `408 Request Timeout` and the connection is closed. ``idleTimeout`` alone is per read, so clients that
+        /// send one byte every few seconds could hold every slot of ``maxConnections`` for as long as they
+        /// liked. 10 seconds by default; values below a millisecond count as one millisecond.
+        public var headTimeout: Duration = .seconds(10)
 
         /// Creates a configuration; the defaults suit tests (64 KiB heads, 64 MiB bodies, 128 connections,
         /// a 5-second ``idleTimeout``).

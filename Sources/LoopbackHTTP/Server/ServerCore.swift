@@ -245,11 +245,27 @@ final class ServerCore: Sendable {
             limits: .init(maxHeadBytes: configuration.maxHeadBytes, maxBodyBytes: configuration.maxBodyBytes)
         )
         let idleMilliseconds = idleMilliseconds
+        let headMilliseconds = max(1, Self.milliseconds(configuration.headTimeout))
+        let clock = ContinuousClock()
+        // When the head being read got its first byte: the head deadline counts from there.
+        var headStarted: ContinuousClock.Instant?
         var chunk = [UInt8](repeating: 0, count: Self.readChunkBytes)
         while true {
             switch parser.nextEvent() {
             case .needMoreData:
-                switch SocketCalls.wait(for: fd, stopSignal: stopSignal, timeoutMilliseconds: idleMilliseconds) {
+                var timeout = idleMilliseconds
+                if parser.isReadingHead && parser.isInsideRequest {
+                    let started = headStarted ?? clock.now
+                    headStarted = started
+                    let left = headMilliseconds - Self.milliseconds(started.duration(to: clock.now))
+                    timeout = max(0, min(timeout, left))
+                } else {
+                    headStarted = nil
+                }
+                let wait: SocketCalls.Readiness =
+                    timeout == 0
+                    ? .timedOut : SocketCalls.wait(for: fd, stopSignal: stopSignal, timeoutMilliseconds: timeout)
+                switch wait {
                 case .ready:
                     break
                 case .timedOut where parser.isInsideRequest:
@@ -354,10 +370,13 @@ final class ServerCore: Sendable {
     }
 
     /// ``LoopbackHTTPServer/Configuration/idleTimeout`` in whole milliseconds for `poll`, at least one.
-    private var idleMilliseconds: Int32 {
-        let components = configuration.idleTimeout.components
+    private var idleMilliseconds: Int32 { max(1, Self.milliseconds(configuration.idleTimeout)) }
+
+    /// `duration` in whole milliseconds for `poll`, between 0 and `Int32.max`.
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        let components = duration.components
         guard components.seconds < Int64(Int32.max / 1000) else { return Int32.max }
         let milliseconds = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-        return Int32(max(1, milliseconds))
+        return Int32(max(0, milliseconds))
     }
 }

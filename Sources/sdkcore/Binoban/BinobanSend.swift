@@ -24,8 +24,7 @@ struct BinobanSend {
     let progress: SendProgress
 
     private func fail(_ message: String, _ status: Int32) -> Int32 {
-        progress.clearLine()
-        CommandLineTool.printError("sdkcore binoban send: \(message)")
+        progress.printLine("sdkcore binoban send: \(message)")
         return status
     }
 
@@ -43,13 +42,15 @@ struct BinobanSend {
         var checkpoint: SendCheckpoint?
         var resume: SendCheckpoint.Position?
         let storage: any BinobanEventStorage
+        var held: HeldStorage?
         if let directory = options.storage {
             let url = URL(fileURLWithPath: directory, isDirectory: true)
             do {
-                storage = try BinobanFileEventStorage(directory: url, namespace: namespace)
+                held = try HeldStorage(directory: url, namespace: namespace)
             } catch {
-                return fail("--storage \(directory): \(SendMessages.text(of: error))", Status.storageUnusable)
+                return fail("--storage \(directory): \(error.description)", Status.storageUnusable)
             }
+            storage = held?.storage ?? InMemoryEventStorage()
             let file = SendCheckpoint(directory: url, namespace: namespace)
             do {
                 resume = try file.load()
@@ -65,12 +66,22 @@ struct BinobanSend {
         if !options.dryRun,
             let hint = Self.schemeHint(forHost: options.apiHost ?? "", allowsCleartext: options.allowsCleartextHost)
         {
-            CommandLineTool.printError("sdkcore binoban send: note: \(hint)")
+            progress.printLine("sdkcore binoban send: note: \(hint)")
         }
+        if !options.dryRun,
+            let note = Self.pathNote(forHost: options.apiHost ?? "", allowsCleartext: options.allowsCleartextHost)
+        {
+            progress.printLine("sdkcore binoban send: note: \(note)")
+        }
+        // Counted before the instance starts uploading them.
+        let leftByEarlierRuns = held?.storedEvents() ?? 0
         let signals = SignalWatch()
         let refusal = LockedValue<String?>(nil)
+        // Set while the final flush runs: a batch that used its retries then ends the flush.
+        let finalFlushGiveUp = LockedValue<OneShot?>(nil)
         let instance = makeInstance(
-            apiKey: apiKey, source: source, storage: storage, ledger: ledger, refusal: refusal)
+            apiKey: apiKey, source: source, storage: storage, identity: held?.identity, ledger: ledger,
+            refusal: refusal, giveUp: finalFlushGiveUp)
         guard instance.isOperational else {
             let reason = refusal.withLock { $0 } ?? "the configuration was refused"
             return fail(
@@ -78,8 +89,7 @@ struct BinobanSend {
                 Status.usage)
         }
         if let resume {
-            progress.clearLine()
-            CommandLineTool.printError(
+            progress.printLine(
                 "sdkcore binoban send: resuming: lines 1-\(resume.linesStored) are already stored in \(options.storage ?? "")"
             )
         }
@@ -111,33 +121,41 @@ struct BinobanSend {
             problem = message
         }
         if ending == .endOfInput || ending == .stoppedAtBadLine, !signals.received {
-            // The final flush; a signal cancels it (the shutdown below then has its short deadline).
+            // The final flush; a signal cancels it (the shutdown below then has its short deadline), and so does
+            // an ingest that keeps failing (Docs/Decisions/0538).
             let flush = Task { await instance.flushAndWait() }
             signals.whenReceived { flush.cancel() }
+            let giveUp = OneShot()
+            finalFlushGiveUp.withLock { $0 = giveUp }
+            giveUp.whenFired { flush.cancel() }
+            let watchdog = Task { await Self.cancelWhenNoAnswerComes(flush, ledger: ledger, within: silenceLimit) }
             _ = await flush.value
+            watchdog.cancel()
         }
         if signals.received { ending = .interrupted }
         await instance.shutdown(gracePeriod: .seconds(2))
         ticker.cancel()
+        await ticker.value  // no progress line after the summary
         let counts = ledger.counts
         progress.clearLine()
         if progress.mode != .none { progress.show(counts) }
-        if progress.mode == .tty { SendProgress.write("\n") }
-        if let problem { CommandLineTool.printError("sdkcore binoban send: \(problem)") }
+        progress.endLine()
+        if let problem { progress.printLine("sdkcore binoban send: \(problem)") }
         if let failure = ledger.checkpointFailure {
-            CommandLineTool.printError("sdkcore binoban send: the progress checkpoint could not be saved: \(failure)")
+            progress.printLine("sdkcore binoban send: the progress checkpoint could not be saved: \(failure)")
         }
         let outcome = SendOutcome(
             ending: ending, counts: counts, statistics: instance.statistics, dryRun: options.dryRun,
             storage: options.storage, checkpointFailed: ledger.checkpointFailure != nil,
-            checkpointHeld: ledger.checkpointHeld)
-        CommandLineTool.printError(outcome.summary)
+            checkpointHeld: ledger.checkpointHeld, leftByEarlierRuns: leftByEarlierRuns,
+            keptInStorage: held?.storedEvents(), signal: signals.number ?? SIGINT)
+        progress.printLine(outcome.summary)
         return outcome.status
     }
 
     private func makeInstance(
-        apiKey: String, source: String, storage: any BinobanEventStorage, ledger: SendLedger,
-        refusal: LockedValue<String?>
+        apiKey: String, source: String, storage: any BinobanEventStorage, identity: FileKeyValueStore?,
+        ledger: SendLedger, refusal: LockedValue<String?>, giveUp: LockedValue<OneShot?>
     ) -> Binoban {
         let options = self.options
         let progress = self.progress
@@ -145,10 +163,13 @@ struct BinobanSend {
             config.apiHost = options.dryRun ? (options.apiHost ?? "api.binoban.io") : (options.apiHost ?? "")
             config.allowsCleartextHost = options.allowsCleartextHost
             config.storage = LedgerStorage(base: storage, ledger: ledger)
-            if let directory = options.storage {
-                config.storageDirectory = URL(fileURLWithPath: directory, isDirectory: true)
-            } else {
-                config.keyValueStore = InMemoryKeyValueStore()
+            // The command holds the directory's lock through the storage it opened, so the instance gets that
+            // storage and the identity file beside it and takes no lock of its own (Docs/Decisions/0536).
+            config.keyValueStore = identity ?? InMemoryKeyValueStore()
+            if identity != nil {
+                // An outage slows the reading instead of evicting what is stored (Docs/Decisions/0536).
+                config.storageLimits = HeldStorage.limits
+                config.backpressure = .wait
             }
             let transport: any BinobanEventTransport =
                 options.dryRun ? PrintingTransport() : Self.platformTransport()
@@ -162,8 +183,51 @@ struct BinobanSend {
                     refusal.withLock { $0 = $0 ?? error.message }
                     return
                 }
-                progress.clearLine()
-                CommandLineTool.printError("sdkcore binoban send: \(SendMessages.text(of: error))")
+                var text = SendMessages.text(of: error)
+                if error.kind == .uploadFailed {
+                    if text.contains("no answer"), let reason = ledger.counts.lastTransportFailure {
+                        text = TransportFailureWords.adding(reason, to: text)
+                    }
+                    if error.message.contains("after \(options.maxRetries) retries") {
+                        giveUp.withLock { $0 }?.fire()
+                    }
+                }
+                progress.printLine("sdkcore binoban send: \(text)")
+            }
+        }
+    }
+
+    /// How long the final flush goes on without any final answer (2xx or 4xx) before it ends: the longest
+    /// backoff `--max-retries` allows (1 s, doubling, each at most 60 s) plus 30 s for a request that waits for
+    /// its answer. The pipeline's backoff grows across the batches of one flush, so without this bound a failing
+    /// ingest held the run for minutes (Docs/Decisions/0538).
+    private var silenceLimit: Duration {
+        var seconds = 30
+        var step = 1
+        for _ in 0..<min(options.maxRetries, 64) {
+            seconds += step
+            step = min(step * 2, 60)
+        }
+        return .seconds(seconds)
+    }
+
+    /// Cancels `flush` once `limit` passes without a final answer from the ingest (the ledger's sent or rejected
+    /// events not growing); returns when cancelled itself.
+    private static func cancelWhenNoAnswerComes(
+        _ flush: Task<BinobanFlushResult, Never>, ledger: SendLedger, within limit: Duration
+    ) async {
+        let clock = ContinuousClock()
+        var answered = ledger.counts.sent + ledger.counts.rejected
+        var since = clock.now
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(250))
+            let now = ledger.counts.sent + ledger.counts.rejected
+            if now != answered {
+                answered = now
+                since = clock.now
+            } else if since.duration(to: clock.now) >= limit {
+                flush.cancel()
+                return
             }
         }
     }
@@ -195,15 +259,14 @@ struct BinobanSend {
         let skipThrough = resume?.linesStored ?? 0
         func bad(_ description: String) -> Reading? {
             ledger.update { $0.bad += 1 }
-            progress.clearLine()
-            CommandLineTool.printError("sdkcore binoban send: line \(number): \(description)")
+            progress.printLine("sdkcore binoban send: line \(number): \(description)")
             return options.strict ? .stoppedAtBadLine : nil
         }
         func handle(_ piece: LineSplitter.Piece) async -> Reading? {
             number += 1
             ledger.update { $0.read += 1 }
             if number <= skipThrough {
-                ledger.update { $0.skipped += 1 }
+                ledger.update { $0.resumed += 1 }
                 if number == skipThrough {
                     guard case .line(_, let hash) = piece, hash == resume?.inputHash else {
                         return .inputChanged(changedInputMessage)
@@ -216,7 +279,10 @@ struct BinobanSend {
                     "longer than the limit of \(SendCommandLimits.maximumLineBytes) bytes; rejected without "
                         + "reading the rest of it into memory")
             }
-            if Self.isBlank(bytes) { return nil }
+            if Self.isBlank(bytes) {
+                ledger.update { $0.blank += 1 }
+                return nil
+            }
             let parsed: SendLine
             do {
                 parsed = try SendLine.parse(bytes)
@@ -273,6 +339,18 @@ struct BinobanSend {
             hint += "; for a plain-HTTP ingest on this machine write http://\(trimmed)"
         }
         return hint
+    }
+
+    /// A note for an `--api-host` with a path: the path is kept as a prefix and the upload path `/b` follows it
+    /// (the library's rule for `apiHost`), which the note spells out with the URL batches go to
+    /// (Docs/Decisions/0537). `nil` for a host without a path.
+    static func pathNote(forHost host: String, allowsCleartext: Bool) -> String? {
+        let normalized = HostNormalization.normalize(host, allowsCleartext: allowsCleartext)
+        guard normalized.problem == nil, let slash = normalized.host.firstIndex(of: "/") else { return nil }
+        let path = normalized.host[slash...]
+        guard path != "/" else { return nil }
+        return "--api-host has the path \(path), which is kept: batches go to "
+            + "\(normalized.scheme)://\(normalized.host)/b (the host's path, then /b)"
     }
 
     private var changedInputMessage: String {

@@ -36,7 +36,9 @@ struct BinobanSendCommand: Command {
         static let inputChanged: Int32 = 65
         static let unreadableInput: Int32 = 66
         static let storageUnusable: Int32 = 73
-        static let interrupted: Int32 = 130
+        /// Interrupted by a signal: this plus the signal's number (130 for SIGINT, 143 for SIGTERM), as a shell
+        /// reports a process the signal ended.
+        static let signalled: Int32 = 128
     }
 
     let path = ["binoban", "send"]
@@ -72,12 +74,13 @@ struct BinobanSendCommand: Command {
         OPTIONS:
           --api-host HOST    The ingest host. Without a scheme it is reached over https (a note says so); http://
                              is kept for 127.0.0.1/localhost, and for another host only with
-                             --allow-cleartext-host. Required unless --dry-run.
+                             --allow-cleartext-host. A path after the host is kept and /b follows it (a note
+                             gives the URL). Required unless --dry-run.
           --allow-cleartext-host
                              Keep an explicit http:// on a host that is not loopback (an ingest inside a private
                              network): events and the API key cross the network unencrypted.
-          --api-key KEY      The API key (Basic auth), when BINOBAN_API_KEY is not set. Prefer the variable: an
-                             argument shows in 'ps' to every user of the machine.
+          --api-key KEY      The API key (Basic auth; not needed with --dry-run), when BINOBAN_API_KEY is not
+                             set. Prefer the variable: an argument shows in 'ps' to every user of the machine.
           --source ID        The source identifier (the envelope's writeKey). Required.
           --storage DIR      Keep batches, identity and a progress checkpoint in DIR: an interrupted run (Ctrl-C,
                              SIGTERM, a kill) run again with the same input resumes without losing or duplicating
@@ -86,7 +89,8 @@ struct BinobanSendCommand: Command {
                              (the summary says "would send N").
           --strict           Stop at the first bad line (exit 2). Otherwise bad lines are reported and skipped.
           --flush-at N       Upload once N events are stored (default 20): a trigger, not a batch size.
-          --max-retries N    Retries of a failing batch in one flush (default 3, exponential backoff from 1 s).
+          --max-retries N    Retries of a failing batch in one flush (default 3, backoff from 1 s, doubling).
+                             The final flush ends once a batch has used them: the ingest counts as down.
           --progress MODE    auto (default: tty on a terminal, none otherwise), tty, plain or none.
           -h, --help         Show this help.
         Each option may be given once.
@@ -109,8 +113,8 @@ struct BinobanSendCommand: Command {
           65  --storage holds a checkpoint for a different input
           66  the input cannot be read
           73  the storage directory cannot be used
-          130 interrupted by SIGINT or SIGTERM, while reading or during the final flush (a second signal ends
-              the process at once); the summary says what was not sent and, with --storage, that it is kept
+          130 interrupted by SIGINT (143: by SIGTERM), while reading or during the final flush (a second signal
+              ends the process at once); the summary says what was not sent and, with --storage, that it is kept
 
         EXAMPLES:
           BINOBAN_API_KEY=KEY sdkcore binoban send --api-host api.binoban.io --source web events.jsonl

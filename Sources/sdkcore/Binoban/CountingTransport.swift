@@ -12,7 +12,15 @@ struct CountingTransport: BinobanEventTransport {
     let ledger: SendLedger
 
     func send(_ request: BinobanTransportRequest) async throws -> BinobanTransportResponse {
-        let response = try await base.send(request)
+        let response: BinobanTransportResponse
+        do {
+            response = try await base.send(request)
+        } catch {
+            // Kept for the report the instance makes about this batch, which says only "no answer".
+            let reason = TransportFailureWords.reason(of: error)
+            ledger.update { $0.lastTransportFailure = reason }
+            throw error
+        }
         let events = Self.eventCount(request.body)
         switch response.statusCode {
         case 200..<300: ledger.update { $0.sent += events }

@@ -18,7 +18,12 @@ final class SendLedger: Sendable {
     struct Counts: Sendable, Hashable {
         var read = 0
         var bad = 0
-        var skipped = 0
+        /// Lines read but not handed to the instance and not bad: ``resumed`` plus ``blank``.
+        var skipped: Int { resumed + blank }
+        /// Lines an earlier run stored (skipped on resume).
+        var resumed = 0
+        /// Blank lines.
+        var blank = 0
         var accepted = 0
         var stored = 0
         var oversize = 0
@@ -27,6 +32,8 @@ final class SendLedger: Sendable {
         var unstored = 0
         var sent = 0
         var rejected = 0
+        /// Why the last request without an HTTP answer failed, in words (``TransportFailureWords``).
+        var lastTransportFailure: String?
         /// Bytes of the input read so far.
         var bytesRead = 0
         /// The input's size when it is a regular file (so a percentage can be shown); `nil` for a pipe.

@@ -195,16 +195,31 @@ struct SendLine: Sendable, Hashable {
         }
     }
 
-    /// An unknown member name, quoted when it looks like a field name (ASCII letters, digits, `_`, `-`, at most
-    /// 40); anything else may be data put where a field belongs, so only its length is given.
+    /// An unknown member name, quoted only when it is a likely misspelling of an allowed field (at most two
+    /// edits away, letters compared without case), with the field it resembles. Any other name may be data put
+    /// where a field belongs (an id, a token, an email used as a key), even when it looks like an identifier, so
+    /// only its length is given.
     static func fieldName(_ name: String) -> String {
-        let looksLikeAField =
-            !name.isEmpty && name.utf8.count <= 40
-            && name.utf8.allSatisfy { byte in
-                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        let unspecified = "(a name of \(name.count) character\(name.count == 1 ? "" : "s"), not shown)"
+        guard name.utf8.count <= 40, name.unicodeScalars.allSatisfy({ $0.isASCII }) else { return unspecified }
+        let lowered = Array(name.lowercased().utf8)
+        let nearest = allowedFields.sorted().map { ($0, editDistance(lowered, Array($0.lowercased().utf8))) }
+            .min { $0.1 < $1.1 }
+        guard let (field, distance) = nearest, distance <= 2, distance < lowered.count else { return unspecified }
+        return "\"\(name)\" (did you mean \"\(field)\"?)"
+    }
+
+    /// The Levenshtein distance of two short byte strings.
+    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
             }
-        return looksLikeAField ? "\"\(name)\"" : "(a name of \(name.count) characters, not shown)"
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// `not valid JSON at column C: why` (with the byte when it differs from the column), from the parser's

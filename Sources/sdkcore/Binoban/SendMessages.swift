@@ -16,12 +16,18 @@ enum SendMessages {
     static func text(of report: BinobanError) -> String {
         var notes: [String] = []
         if report.eventCount > 0 { notes.append(report.eventCount == 1 ? "1 event" : "\(report.eventCount) events") }
+        var message = report.message
         if report.suppressedCount > 0 {
+            // The rate limit's summary says the count and then the last report; the count is said once, here.
+            if let marker = message.firstRange(of: "summarised; the last: ") {
+                message = String(message[marker.upperBound...])
+            }
             notes.append(
                 report.suppressedCount == 1
-                    ? "1 similar report folded in" : "\(report.suppressedCount) similar reports folded in")
+                    ? "1 similar report suppressed by the rate limit, summarised here"
+                    : "\(report.suppressedCount) similar reports suppressed by the rate limit, summarised here")
         }
-        var text = report.severity == .warning ? "warning: \(report.message)" : report.message
+        var text = report.severity == .warning ? "warning: \(message)" : message
         if !notes.isEmpty { text += " (\(notes.joined(separator: ", ")))" }
         return text
     }

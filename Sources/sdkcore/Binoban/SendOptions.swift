@@ -21,6 +21,9 @@ struct SendOptions: Sendable {
     /// The environment variable read when `--api-key` is not given: a key there does not show in `ps`.
     static let apiKeyVariable = "BINOBAN_API_KEY"
 
+    /// The key of a `--dry-run` given none: nothing is sent, so no real key is needed.
+    static let dryRunKey = "dry-run"
+
     /// Parses `arguments` (`--name value` or `--name=value`; one positional FILE or `-`), taking the API key
     /// from `environment` when `--api-key` is absent.
     static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(Problem) -> SendOptions {
@@ -34,7 +37,8 @@ struct SendOptions: Sendable {
         }
         func integer(_ name: String, _ text: String, minimum: Int) throws(Problem) -> Int {
             guard let number = Int(text), number >= minimum else {
-                throw Problem(description: "\(name): expected an integer of at least \(minimum), found '\(text)'")
+                // The value is not echoed: option errors never print what was given (it may be a misplaced key).
+                throw Problem(description: "\(name): expected an integer of at least \(minimum)")
             }
             return number
         }
@@ -44,7 +48,8 @@ struct SendOptions: Sendable {
             if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
                 guard options.input == nil else {
                     throw Problem(
-                        description: "give one input (a file or '-'), found '\(options.input ?? "")' and '\(argument)'")
+                        description: "give one input (a file or '-'); a second argument that is not an option was given"
+                    )
                 }
                 options.input = argument
                 index += 1
@@ -55,9 +60,9 @@ struct SendOptions: Sendable {
                 index += 1
                 continue
             }
-            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-            let name = parts[0]
-            let inline = parts.count > 1 ? parts[1] : nil
+            let option = OptionArgument(argument)
+            let name = option.name
+            let inline = option.inline
             switch name {
             case "--api-host": options.apiHost = try value(name, inline: inline)
             case "--api-key": options.apiKey = try value(name, inline: inline)
@@ -68,7 +73,7 @@ struct SendOptions: Sendable {
             case "--progress":
                 let mode = try value(name, inline: inline)
                 guard ["auto", "tty", "plain", "none"].contains(mode) else {
-                    throw Problem(description: "--progress: expected auto, tty, plain or none, found '\(mode)'")
+                    throw Problem(description: "--progress: expected auto, tty, plain or none")
                 }
                 options.progress = mode
             case "--dry-run", "--strict", "--allow-cleartext-host":
@@ -79,7 +84,7 @@ struct SendOptions: Sendable {
                 default: options.allowsCleartextHost = true
                 }
             default:
-                throw Problem(description: "unknown option '\(argument)'")
+                throw Problem(description: OptionArgument.unknown(argument))
             }
             index += 1
         }
@@ -87,6 +92,10 @@ struct SendOptions: Sendable {
             throw Problem(description: "give the input: a file of JSON lines, or '-' for standard input")
         }
         if options.apiKey == nil { options.apiKey = environment[apiKeyVariable] }
+        if options.dryRun, options.apiKey?.isEmpty ?? true {
+            // A dry run prints envelopes, which carry no key: any key will do (Docs/Decisions/0537).
+            options.apiKey = dryRunKey
+        }
         guard let key = options.apiKey, !key.isEmpty else {
             throw Problem(description: "the API key is required: set \(apiKeyVariable) (or give --api-key)")
         }

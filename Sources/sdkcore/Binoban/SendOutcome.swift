@@ -1,5 +1,13 @@
 import BinobanCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What one run of `sdkcore binoban send` did, from which its exit status and its summary line follow.
 ///
 /// The status is 0 only when every line was valid and every accepted event was sent (printed, with
@@ -35,25 +43,49 @@ struct SendOutcome: Sendable {
     /// Whether an append failed part-way, so the checkpoint stayed before the lines whose events it lost.
     var checkpointHeld = false
 
+    /// Events that earlier runs left in `--storage` (counted from its files at the start): they are uploaded
+    /// (or fail) in this run beside its own, so the event sums include them.
+    var leftByEarlierRuns = 0
+    /// Events in `--storage` after the shutdown, counted from its files; `nil` without `--storage` (or when the
+    /// files could not be read).
+    var keptInStorage: Int?
+    /// The signal that interrupted the run: the status is 128 plus its number (130 for SIGINT, 143 for SIGTERM).
+    var signal: Int32 = SIGINT
+
     /// Events lost for good: rejected by the ingest, too large, evicted or refused by the storage bounds.
     var failed: Int { statistics.dropped.total }
 
     /// Events accepted (by this run or, for leftovers, an earlier one) that the ingest did not take and that are
-    /// not counted as failed: those still in the storage, plus any the counts cannot place.
+    /// not counted as failed: with `--storage` those its files still hold after the shutdown, otherwise those lost
+    /// with the process.
     var notSent: Int {
+        if let keptInStorage { return keptInStorage }
+        return max(0, counts.accepted + leftByEarlierRuns - statistics.uploadedEvents - failed)
+    }
+
+    /// Events the sums cannot place: `accepted + left by earlier runs - sent - failed - not sent`. Zero unless a
+    /// count is wrong; the summary says so when it is not.
+    var unaccounted: Int {
+        counts.accepted + leftByEarlierRuns - statistics.uploadedEvents - failed - notSent
+    }
+
+    /// The reasons behind ``failed``, each with its count: `2 rejected by the ingest, 1 too large`.
+    var failureReasons: String {
         let drops = statistics.dropped
-        // Accepted lines that never reached the storage and are not counted as dropped before it.
-        let beforeStorage = drops.paused + drops.writeStageOverflow + drops.storageFull + drops.storageFailure
-        let unstored = max(0, counts.accepted - counts.stored - counts.oversize - beforeStorage)
-        // Stored events neither uploaded nor dropped from the storage, whatever the queue estimate says.
-        let unsent = max(0, counts.stored - statistics.uploadedEvents - drops.rejected - drops.storageEviction)
-        return max(statistics.queuedEvents, unsent) + unstored
+        var reasons: [(Int, String)] = [
+            (drops.rejected, "rejected by the ingest"), (drops.oversize, "too large"),
+            (drops.storageEviction, "evicted from a full storage"), (drops.storageFull, "refused by a full storage"),
+            (drops.storageFailure, "lost to a storage fault"), (drops.writeStageOverflow, "over the write stage"),
+            (drops.paused, "sent while paused"), (drops.purged, "purged"),
+        ]
+        reasons += drops.stageReasons.sorted { $0.key < $1.key }.map { ($0.value, "dropped by a stage (\($0.key))") }
+        return reasons.filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
     }
 
     /// The exit status (the table in Docs/CLI.md and `--help`).
     var status: Int32 {
         switch ending {
-        case .interrupted: return Status.interrupted
+        case .interrupted: return Status.signalled + signal
         case .inputChanged: return Status.inputChanged
         case .unreadable: return Status.unreadableInput
         case .endOfInput, .stoppedAtBadLine:
@@ -69,14 +101,24 @@ struct SendOutcome: Sendable {
             Self.count(counts.read, "line", "lines") + " read",
             Self.count(counts.accepted, "event", "events") + " accepted",
         ]
+        if leftByEarlierRuns > 0 {
+            parts.append(Self.count(leftByEarlierRuns, "event", "events") + " left by an earlier run")
+        }
         if dryRun {
             parts += ["would send \(statistics.uploadedEvents)", "\(failed) failed", "\(notSent) not printed"]
         } else {
             parts += ["\(statistics.uploadedEvents) sent", "\(failed) failed", "\(notSent) not sent"]
         }
         parts.append(Self.count(counts.bad, "bad line", "bad lines"))
-        if counts.skipped > 0 { parts.append("\(counts.skipped) lines skipped (stored by an earlier run)") }
+        if counts.skipped > 0 {
+            var why: [String] = []
+            if counts.resumed > 0 { why.append("\(counts.resumed) stored by an earlier run") }
+            if counts.blank > 0 { why.append("\(counts.blank) blank") }
+            parts.append(Self.count(counts.skipped, "line", "lines") + " skipped (\(why.joined(separator: ", ")))")
+        }
         var text = "sdkcore binoban send: " + parts.joined(separator: ", ")
+        if failed > 0 { text += "; failed: \(failureReasons)" }
+        if unaccounted != 0 { text += "; \(unaccounted) events unaccounted for (the counts disagree: a bug)" }
         if dryRun { text += "; dry run: nothing was sent" }
         if ending == .interrupted { text += "; interrupted by a signal" }
         if ending == .stoppedAtBadLine { text += "; stopped at the first bad line (--strict)" }

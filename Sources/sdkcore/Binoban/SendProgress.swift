@@ -1,3 +1,5 @@
+import BinobanCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -22,6 +24,15 @@ struct SendProgress: Sendable {
     /// Whether the run is a `--dry-run`: the line then says "would send".
     var dryRun = false
     let started = ContinuousClock.now
+    /// Where the text goes: standard error, or a test's recorder.
+    var sink: @Sendable (String) -> Void = { SendProgress.write($0) }
+    /// Held for each write: a progress line and a message line never interleave (Docs/Decisions/0537).
+    private let writing = LockedValue(())
+
+    init(mode: Mode, dryRun: Bool = false) {
+        self.mode = mode
+        self.dryRun = dryRun
+    }
 
     /// `mode`, or for `auto` the terminal check of standard error.
     static func resolve(_ option: String?) -> Mode? {
@@ -52,11 +63,20 @@ struct SendProgress: Sendable {
 
     /// Shows `counts` now.
     func show(_ counts: SendLedger.Counts) {
+        let text: String
         switch mode {
-        case .tty: Self.write("\r\u{1B}[K" + line(counts))
-        case .plain: Self.write("progress: " + line(counts) + "\n")
-        case .none: break
+        case .tty: text = "\r\u{1B}[K" + line(counts)
+        case .plain: text = "progress: " + line(counts) + "\n"
+        case .none: return
         }
+        writing.withLock { _ in sink(text) }
+    }
+
+    /// Prints `text` as a line of its own on standard error: the in-place progress line is cleared first, in
+    /// the same write, so no progress line runs into it.
+    func printLine(_ text: String) {
+        let clear = mode == .tty ? "\r\u{1B}[K" : ""
+        writing.withLock { _ in sink(clear + text + "\n") }
     }
 
     /// Writes `text` to standard error as it is (no newline added).
@@ -67,6 +87,11 @@ struct SendProgress: Sendable {
 
     /// Ends an in-place line before other text is written.
     func clearLine() {
-        if mode == .tty { Self.write("\r\u{1B}[K") }
+        if mode == .tty { writing.withLock { _ in sink("\r\u{1B}[K") } }
+    }
+
+    /// Ends the in-place line with a newline, so the shell's prompt starts on a line of its own.
+    func endLine() {
+        if mode == .tty { writing.withLock { _ in sink("\n") } }
     }
 }

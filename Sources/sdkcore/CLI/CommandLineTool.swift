@@ -6,7 +6,8 @@ enum CommandLineTool {
     /// Every command, in `--help` order. Later commands (`binoban send`, `falcon resolve`, `scenario run`)
     /// are added here, one file each.
     static let commands: [any Command] = [
-        DemoCommand(), BinobanSendCommand(), FalconResolveCommand(), ScenarioRunCommand(),
+        DemoCommand(), BinobanSendCommand(), BinobanBacklogCommand(mode: .list), BinobanBacklogCommand(mode: .export),
+        FalconResolveCommand(), ScenarioRunCommand(),
     ]
 
     static func run(_ arguments: [String]) async -> Int32 {

@@ -206,7 +206,8 @@ struct BinobanSendCommandTests {
         #expect(flagged.status == 0)
         #expect(server.requests.last?.value(forHeader: "Authorization") == "Basic S0VZOg==")
         // Neither: the error names the variable.
-        let missing = try await SDKCoreProcess.run(["binoban", "send", "--dry-run", "--source", "S", "-"], input: "")
+        let missing = try await SDKCoreProcess.run(
+            ["binoban", "send", "--api-host", "http://127.0.0.1:\(port)", "--source", "S", "-"], input: "")
         #expect(missing.status == 64)
         #expect(missing.standardError.contains("BINOBAN_API_KEY"))
     }

@@ -228,7 +228,7 @@ struct BinobanSendExitStatusTests {
             errors.contains(
                 #"line 5: type: expected one of "track", "identify", "page", "screen", "group", "alias", found a different string"#
             ))
-        #expect(errors.contains("line 6: unknown field (a name of 17 characters, not shown)"))
+        #expect(errors.contains("line 6: unknown field (a name of 17 characters, not shown)"), "\(errors)")
         #expect(errors.contains("line 7: not valid JSON at column 26: expected ':' after the member name"))
         #expect(errors.contains("line 8: not valid JSON at column 9 (byte 10): expected ',' or '}'"), "\(errors)")
         #expect(errors.contains("line 9: a line must be a JSON object, found a string"))

@@ -55,7 +55,7 @@ final class PlainHTTPIngest {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("plain-ingest-\(UUID().uuidString).jsonl")
         let portFile = URL(fileURLWithPath: log.path + ".port")
         let process = Process()
-        process.executableURL = try Self.interpreter()
+        process.executableURL = try Self.interpreterURL()
         process.arguments = ["-c", Self.script, Self.address, log.path]
         try process.run()
         self.process = process
@@ -76,7 +76,7 @@ final class PlainHTTPIngest {
 
     /// The Python interpreter itself: `python3` on the PATH may be a launcher (a pyenv shim) that runs the
     /// interpreter as another process, which `terminate()` would then leave running.
-    private static func interpreter() throws -> URL {
+    static func interpreterURL() throws -> URL {
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         probe.arguments = ["python3", "-c", "import sys; print(sys.executable)"]

@@ -94,10 +94,15 @@ final class SDKCoreChild: Sendable {
 
     /// Reads standard error until `text` appears or the pipe closes; returns what was read by then.
     func waitForStandardError(containing text: String, seconds: Double) -> String {
+        waitForStandardError(seconds: seconds) { $0.contains(text) }
+    }
+
+    /// Reads standard error until what was read satisfies `isEnough` or the pipe closes; returns what was read.
+    func waitForStandardError(seconds: Double, until isEnough: (String) -> Bool) -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             let seen = standardErrorData.text
-            if seen.contains(text) || standardErrorData.isClosed { return seen }
+            if isEnough(seen) || standardErrorData.isClosed { return seen }
             _ = DispatchSemaphore(value: 0).wait(timeout: .now() + 0.02)
         }
         return standardErrorData.text

@@ -87,6 +87,13 @@ enum BatchRecordFormat {
         return (body, count)
     }
 
+    /// Calls `body` with each intact record's payload, in order; nothing when `bytes` does not start with
+    /// ``magic``. The read-only backlog reader's walk: the same records ``body(of:)`` joins.
+    static func forEachIntactRecord(in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        guard bytes.count >= magic.count, bytes.prefix(magic.count).elementsEqual(magic) else { return }
+        forEachRecord(in: bytes) { payload, _ in body(payload) }
+    }
+
     /// Calls `body` with each intact record's payload and the offset just past it, stopping at the first record
     /// that is torn, fails its checksum, or does not look like a JSON object. `bytes` must start with ``magic``.
     private static func forEachRecord(

@@ -1,0 +1,76 @@
+import BinobanCore
+import BinobanCoreURLSession
+import Foundation
+import LoopbackHTTP
+import Testing
+
+@testable import sdkcore
+
+/// A failing ingest ends a run in the time `--max-retries` says, and the lines say why.
+@Suite("sdkcore binoban send: failures in bounded time, with their reasons")
+struct SendFailureTests {
+    /// A persistent 503 with `--max-retries 3`: the final flush ends once a batch has used its retries (1, 2 and
+    /// 4 s of backoff at most), instead of waiting out the backoff the pipeline grows across batches (over 100 s
+    /// for 10 000 lines before). The bound below leaves room for a loaded machine; the old behaviour took 110 s.
+    @Test(.timeLimit(.minutes(10)))
+    func aPersistent503EndsInTheTimeItsRetriesSay() async throws {
+        let ingest = try CountingIngest(status: 503)
+        let lines = (1...10_000).map { #"{"type": "track", "name": "e", "properties": {"line": \#($0)}}"# }
+        let output = try await SDKCoreProcess.run(
+            [
+                "binoban", "send", "--max-retries", "3", "--api-host", "http://127.0.0.1:\(ingest.port)",
+                "--api-key", "K", "--source", "S", "-",
+            ], input: lines.joined(separator: "\n"))
+        let posts = try ingest.stop()
+        #expect(output.status == 1, "\(output.standardError)")
+        #expect(output.standardError.contains("still failed (status 503) after 3 retries"), "\(output.standardError)")
+        let first = try #require(posts.first?.at)
+        let last = try #require(posts.last?.at)
+        #expect(last - first < 40, "POSTs over \(last - first) s: \(posts.map(\.at))")
+        let summary = try #require(SendSummary(output.standardError))
+        #expect(summary.addsUp && summary.notSent == 10_000, "\(summary)")
+    }
+
+    @Test func aRequestWithoutAnAnswerSaysWhy() async throws {
+        let server = LoopbackHTTPServer(responder: .always(.ok))
+        let port = try server.start()
+        server.stop()
+        let output = try await SDKCoreProcess.run(
+            [
+                "binoban", "send", "--max-retries", "0", "--api-host", "http://127.0.0.1:\(port)", "--api-key", "K",
+                "--source", "S", "-",
+            ], input: #"{"type": "track", "name": "a"}"#)
+        #expect(output.status == 1)
+        #expect(
+            output.standardError.contains("got no answer (could not connect: refused, unknown host or no network"),
+            "\(output.standardError)")
+    }
+
+    @Test func theWordsOfEachTransportReason() {
+        #expect(
+            TransportFailureWords.reason(of: URLSessionEventTransportError(reason: .timedOut, urlErrorCode: -1001))
+                == "timed out (URLError -1001)")
+        #expect(
+            TransportFailureWords.reason(
+                of: URLSessionEventTransportError(reason: .secureConnectionFailed, urlErrorCode: nil)
+            )
+            .contains("TLS handshake"))
+        #expect(
+            TransportFailureWords.adding("timed out", to: "batch-2 still failed (no answer) after 3 retries")
+                == "batch-2 still failed (no answer: timed out) after 3 retries")
+        #expect(TransportFailureWords.adding("x", to: "other words") == "other words; the transport said: x")
+    }
+
+    /// A rate-limit summary states its count once.
+    @Test func aRateLimitSummaryStatesItsCountOnce() {
+        let summary = BinobanError(
+            kind: .uploadFailed,
+            message: "3 reports of this kind suppressed by the rate limit, summarised; the last: batch-4 got no "
+                + "answer; it will be retried",
+            suppressedCount: 3)
+        #expect(
+            SendMessages.text(of: summary)
+                == "batch-4 got no answer; it will be retried (3 similar reports suppressed by the rate limit, "
+                + "summarised here)")
+    }
+}
