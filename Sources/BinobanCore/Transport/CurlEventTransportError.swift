@@ -55,9 +55,15 @@ public struct CurlEventTransportError: Error, Sendable, Hashable, CustomStringCo
     /// A one-line explanation without the URL, e.g. `event upload got no HTTP answer: refused (the server
     /// refused the connection; curl code 7)`.
     public var description: String {
+        "event upload got no HTTP answer: \(reasonAndExplanation)"
+    }
+
+    /// The reason, its explanation and libcurl's code, e.g. `refused (the server refused the connection; curl
+    /// code 7)`: the words the CLI prints after "got no answer".
+    package var reasonAndExplanation: String {
         let explanation = CurlFailureReason(rawValue: reason.rawValue)?.explanation ?? reason.rawValue
         let code = curlCode.map { "; curl code \($0)" } ?? ""
-        return "event upload got no HTTP answer: \(reason.rawValue) (\(explanation)\(code))"
+        return "\(reason.rawValue) (\(explanation)\(code))"
     }
 }
 #endif

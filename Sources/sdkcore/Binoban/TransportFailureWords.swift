@@ -1,12 +1,16 @@
+import BinobanCore
 import BinobanCoreURLSession
 
 /// Why an upload got no HTTP answer, in the words `sdkcore binoban send` prints beside the instance's report
 /// ("batch-1 got no answer (could not connect: …)"), from the transport's error. The errors carry no URL, header
 /// or body (Docs/Decisions/0304), so their reasons are safe to print.
 enum TransportFailureWords {
-    /// The reason of `error`: the URLSession transport's reason in words; for another transport its own
-    /// description.
+    /// The reason of `error`: the libcurl or URLSession transport's reason in words; for another transport its
+    /// own description.
     static func reason(of error: any Error) -> String {
+        #if os(Linux)
+        if let failure = error as? CurlEventTransportError { return failure.reasonAndExplanation }
+        #endif
         guard let failure = error as? URLSessionEventTransportError else { return "\(error)" }
         let code = failure.urlErrorCode.map { " (URLError \($0))" } ?? ""
         switch failure.reason {
