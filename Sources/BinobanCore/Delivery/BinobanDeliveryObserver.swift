@@ -69,3 +69,36 @@ public enum BinobanDropReason: Sendable, Hashable {
     /// Deleted by ``Binoban/purgeBacklog()`` (``BinobanStatistics/Drops/purged``).
     case purged
 }
+
+extension BinobanDelivery: CustomStringConvertible {
+    /// The outcome and the count, e.g. `20 events: uploaded` or `3 events: dropped (storageEviction)`; the message
+    /// ids are left out.
+    public var description: String { "\(eventCount) event\(eventCount == 1 ? "" : "s"): \(outcome)" }
+}
+
+extension BinobanDeliveryOutcome: CustomStringConvertible {
+    /// `uploaded`, `rejected (status 400)` or `dropped (storageEviction)`.
+    public var description: String {
+        switch self {
+        case .uploaded: "uploaded"
+        case .rejected(let status): "rejected (status \(status))"
+        case .dropped(let reason): "dropped (\(reason))"
+        }
+    }
+}
+
+extension BinobanDropReason: CustomStringConvertible {
+    /// The counter's name (`storageEviction`, `paused`, …); for a stage, `stage: ` and the stage's reason.
+    public var description: String {
+        switch self {
+        case .paused: "paused"
+        case .writeStageOverflow: "writeStageOverflow"
+        case .oversize: "oversize"
+        case .storageEviction: "storageEviction"
+        case .storageFull: "storageFull"
+        case .storageFailure: "storageFailure"
+        case .stage(let reason): "stage: \(reason)"
+        case .purged: "purged"
+        }
+    }
+}

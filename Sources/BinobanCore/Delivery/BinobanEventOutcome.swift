@@ -14,3 +14,15 @@ public enum BinobanEventOutcome: Sendable, Hashable {
     /// in the write stage and is then not accepted at all).
     case cancelled
 }
+
+extension BinobanEventOutcome: CustomStringConvertible {
+    /// `finished: uploaded`, `finished: dropped (storageEviction)`, `notAccepted`, `unfinished` or `cancelled`.
+    public var description: String {
+        switch self {
+        case .finished(let outcome): "finished: \(outcome)"
+        case .notAccepted: "notAccepted"
+        case .unfinished: "unfinished"
+        case .cancelled: "cancelled"
+        }
+    }
+}

@@ -44,3 +44,26 @@ public struct BinobanFlushResult: Sendable, Hashable {
         self.droppedEvents = droppedEvents
     }
 }
+
+extension BinobanFlushResult: CustomStringConvertible {
+    /// One line with every count, e.g. `completed: 2 batches (40 events) uploaded, 1 batch (3 events) rejected,
+    /// 0 events dropped`.
+    public var description: String {
+        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : noun == "batch" ? "es" : "s")" }
+        return "\(outcome): \(count(uploadedBatches, "batch")) (\(count(uploadedEvents, "event"))) uploaded, "
+            + "\(count(rejectedBatches, "batch")) (\(count(rejectedEvents, "event"))) rejected, "
+            + "\(count(droppedEvents, "event")) dropped"
+    }
+}
+
+extension BinobanFlushResult.Outcome: CustomStringConvertible {
+    /// The case's name: `completed`, `keptForRetry`, `paused` or `interrupted`.
+    public var description: String {
+        switch self {
+        case .completed: "completed"
+        case .keptForRetry: "keptForRetry"
+        case .paused: "paused"
+        case .interrupted: "interrupted"
+        }
+    }
+}

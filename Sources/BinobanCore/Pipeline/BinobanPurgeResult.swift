@@ -12,6 +12,11 @@ public struct BinobanPurgeResult: Sendable, Hashable {
     }
 }
 
+extension BinobanPurgeResult: CustomStringConvertible {
+    /// `purged 40 events in 2 batches`.
+    public var description: String { "purged \(purgedEvents) events in \(purgedBatches) batches" }
+}
+
 /// What one purge of the storage did, for the machine: what it deleted (with the message ids when a delivery
 /// observer listens), what closing the open batch evicted, and the fault that stopped it, if one did.
 struct PurgeReport: Sendable, Equatable {
