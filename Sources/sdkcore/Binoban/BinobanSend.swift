@@ -79,9 +79,11 @@ struct BinobanSend {
         let refusal = LockedValue<String?>(nil)
         // Set while the final flush runs: a batch that used its retries then ends the flush.
         let finalFlushGiveUp = LockedValue<OneShot?>(nil)
+        // Fired by a failure no retry can mend (a plain-HTTP server answered the TLS hello), whenever it comes.
+        let misaddressed = OneShot()
         let instance = makeInstance(
             apiKey: apiKey, source: source, storage: storage, identity: held?.identity, ledger: ledger,
-            refusal: refusal, giveUp: finalFlushGiveUp)
+            refusal: refusal, giveUp: finalFlushGiveUp, misaddressed: misaddressed)
         guard instance.isOperational else {
             let reason = refusal.withLock { $0 } ?? "the configuration was refused"
             return fail(
@@ -128,6 +130,7 @@ struct BinobanSend {
             let giveUp = OneShot()
             finalFlushGiveUp.withLock { $0 = giveUp }
             giveUp.whenFired { flush.cancel() }
+            misaddressed.whenFired { flush.cancel() }
             let watchdog = Task { await Self.cancelWhenNoAnswerComes(flush, ledger: ledger, within: silenceLimit) }
             _ = await flush.value
             watchdog.cancel()
@@ -155,7 +158,7 @@ struct BinobanSend {
 
     private func makeInstance(
         apiKey: String, source: String, storage: any BinobanEventStorage, identity: FileKeyValueStore?,
-        ledger: SendLedger, refusal: LockedValue<String?>, giveUp: LockedValue<OneShot?>
+        ledger: SendLedger, refusal: LockedValue<String?>, giveUp: LockedValue<OneShot?>, misaddressed: OneShot
     ) -> Binoban {
         let options = self.options
         let progress = self.progress
@@ -173,7 +176,7 @@ struct BinobanSend {
             }
             let transport: any BinobanEventTransport =
                 options.dryRun ? PrintingTransport() : Self.platformTransport()
-            config.transport = CountingTransport(base: transport, ledger: ledger)
+            config.transport = CountingTransport(base: transport, ledger: ledger) { misaddressed.fire() }
             config.flushAt = options.flushAt
             config.flushInterval = 5
             config.uploadMaxRetries = options.maxRetries

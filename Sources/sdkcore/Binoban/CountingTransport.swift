@@ -10,6 +10,9 @@ import Foundation
 struct CountingTransport: BinobanEventTransport {
     let base: any BinobanEventTransport
     let ledger: SendLedger
+    /// Called when a failure says the address itself is wrong (a plain-HTTP server answered the TLS hello), which
+    /// no retry can mend: the command then ends its final flush at once (or skips it).
+    var whenMisaddressed: @Sendable () -> Void = {}
 
     func send(_ request: BinobanTransportRequest) async throws -> BinobanTransportResponse {
         let response: BinobanTransportResponse
@@ -19,6 +22,7 @@ struct CountingTransport: BinobanEventTransport {
             // Kept for the report the instance makes about this batch, which says only "no answer".
             let reason = TransportFailureWords.reason(of: error)
             ledger.update { $0.lastTransportFailure = reason }
+            if TransportFailureWords.isMisaddressed(error) { whenMisaddressed() }
             throw error
         }
         let events = Self.eventCount(request.body)

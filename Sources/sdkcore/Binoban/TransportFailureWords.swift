@@ -25,6 +25,16 @@ enum TransportFailureWords {
         }
     }
 
+    /// Whether `error` says the address is wrong rather than the ingest down: a plain-HTTP server answered the TLS
+    /// hello (the address needs `http://`). Retrying cannot help.
+    static func isMisaddressed(_ error: any Error) -> Bool {
+        #if os(Linux)
+        return (error as? CurlEventTransportError)?.reason == .notTLS
+        #else
+        return false
+        #endif
+    }
+
     /// `message` (an instance's report about a batch without an answer) with `reason` in it: after "got no
     /// answer" or "no answer", or at the end when the report words it otherwise.
     static func adding(_ reason: String, to message: String) -> String {

@@ -50,6 +50,22 @@ struct SendFailureTests {
         #expect(output.standardError.contains(words), "\(output.standardError)")
     }
 
+    #if os(Linux)
+    @Test func aPlainHTTPIngestAddressedWithoutASchemeEndsAtOnceNamingHTTP() async throws {
+        let server = LoopbackHTTPServer(responder: .always(.ok))
+        let port = try server.start()
+        defer { server.stop() }
+        let output = try await SDKCoreProcess.run(
+            ["binoban", "send", "--api-host", "127.0.0.1:\(port)", "--api-key", "K", "--source", "S", "-"],
+            input: #"{"type": "track", "name": "a"}"#)
+        #expect(output.status == 1)
+        #expect(output.standardError.contains("needs http://, not https://"), "\(output.standardError)")
+        // Ended by the first failure that names the wrong scheme, not after the three retries' backoff.
+        #expect(!output.standardError.contains("after 3 retries"), "\(output.standardError)")
+        #expect(server.requests.isEmpty)
+    }
+    #endif
+
     @Test func theWordsOfEachTransportReason() {
         #if os(Linux)
         #expect(
