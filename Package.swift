@@ -50,6 +50,7 @@ let package = Package(
             name: "FalconCore",
             dependencies: [
                 "SDKCoreCommon",
+                .target(name: "CurlHTTPEngine", condition: .when(platforms: [.linux])),
                 .target(name: "URLSessionTransportSupport", condition: .when(platforms: applePlatforms)),
                 .target(name: "FalconCorePrivacyManifest", condition: .when(platforms: applePlatforms)),
             ],
@@ -76,6 +77,7 @@ let package = Package(
             name: "BinobanCore",
             dependencies: [
                 "SDKCoreCommon",
+                .target(name: "CurlHTTPEngine", condition: .when(platforms: [.linux])),
                 .target(name: "URLSessionTransportSupport", condition: .when(platforms: applePlatforms)),
                 .target(name: "BinobanCorePrivacyManifest", condition: .when(platforms: applePlatforms)),
             ],
@@ -98,6 +100,13 @@ let package = Package(
         // The scenario decoders' shared error type: a test-kit type, kept out of SDKCoreCommon so that the cores'
         // re-export does not put it into every host's namespace. Not a product; the test kits re-export it.
         .target(name: "ScenarioSupport", swiftSettings: strictSettings),
+
+        // MARK: The Linux HTTP engine: libcurl's multi interface, loaded at run time (not products; Decision 0308)
+        .target(
+            name: "CCurlShim",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
+        .target(name: "CurlHTTPEngine", dependencies: ["CCurlShim", "SDKCoreCommon"], swiftSettings: strictSettings),
 
         // MARK: URLSession plumbing shared by both URLSession transports (not a product; links FoundationNetworking)
         .target(name: "URLSessionTransportSupport", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),

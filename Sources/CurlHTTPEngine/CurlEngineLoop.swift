@@ -1,0 +1,103 @@
+import CCurlShim
+import SDKCoreCommon
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The engine's thread: owns the multi handle's transfers and the spare easy handles. Nothing here is touched by
+/// another thread; callers reach it only through the inbox and `curl_multi_wakeup`.
+final class CurlEngineLoop {
+    /// Easy handles kept for the next requests (each keeps libcurl's per-handle caches warm); more are cleaned up.
+    private static let spareLimit = 16
+    /// The longest sleep when libcurl has no timer: an idle engine wakes once an hour, to no effect.
+    private static let idleWaitMilliseconds: Int32 = 3_600_000
+
+    private let multi: OpaquePointer
+    private let inbox: LockedValue<CurlEngineInbox>
+    private var transfers: [OpaquePointer: CurlTransfer] = [:]
+    private var spares: [OpaquePointer] = []
+
+    init(multi: OpaquePointer, inbox: LockedValue<CurlEngineInbox>) {
+        self.multi = multi
+        self.inbox = inbox
+    }
+
+    /// Runs for the life of the process.
+    func run() -> Never {
+        _ = ccurl_block_sigpipe()
+        ccurl_name_thread("sdkcore-curl")
+        while true {
+            let work = inbox.withLock { $0.takeWork() }
+            for id in work.cancelled { stop(id: id) }
+            for (id, request) in work.queued { start(id: id, request: request) }
+            var running: Int32 = 0
+            _ = ccurl_multi_perform(multi, &running)
+            var easy: OpaquePointer?
+            var code: Int32 = 0
+            while ccurl_multi_next_done(multi, &easy, &code) == 1, let done = easy {
+                finish(easy: done, code: code)
+            }
+            var timeout = -1
+            _ = ccurl_multi_timeout(multi, &timeout)
+            if timeout == 0 { continue }
+            let wait = timeout < 0 ? Self.idleWaitMilliseconds : Int32(min(timeout, Int(Self.idleWaitMilliseconds)))
+            var ready: Int32 = 0
+            _ = ccurl_multi_poll(multi, wait, &ready)
+        }
+    }
+
+    private func start(id: UInt64, request: CurlRequest) {
+        guard let easy = spares.popLast() ?? ccurl_easy_init() else {
+            resume(id: id, with: .failure(CurlFailure(reason: .other, curlCode: nil)))
+            return
+        }
+        let transfer = CurlTransfer(id: id, easy: easy)
+        if let failure = transfer.configure(request) {
+            recycle(easy)
+            resume(id: id, with: .failure(failure))
+            return
+        }
+        guard ccurl_multi_add_handle(multi, easy) == 0 else {
+            recycle(easy)
+            resume(id: id, with: .failure(CurlFailure(reason: .other, curlCode: nil)))
+            return
+        }
+        transfers[easy] = transfer
+    }
+
+    private func finish(easy: OpaquePointer, code: Int32) {
+        guard let transfer = transfers.removeValue(forKey: easy) else { return }
+        let outcome = transfer.outcome(code: code)
+        _ = ccurl_multi_remove_handle(multi, easy)
+        recycle(easy)
+        resume(id: transfer.id, with: outcome)
+        withExtendedLifetime(transfer) {}
+    }
+
+    /// Stops a transfer whose caller was cancelled (and already resumed).
+    private func stop(id: UInt64) {
+        guard let easy = transfers.first(where: { $0.value.id == id })?.key else { return }
+        // Held until the handle is reset: libcurl points at its header list and message buffer until then.
+        let transfer = transfers.removeValue(forKey: easy)
+        _ = ccurl_multi_remove_handle(multi, easy)
+        recycle(easy)
+        withExtendedLifetime(transfer) {}
+    }
+
+    private func recycle(_ easy: OpaquePointer) {
+        ccurl_easy_reset(easy)
+        if spares.count < Self.spareLimit {
+            spares.append(easy)
+        } else {
+            ccurl_easy_cleanup(easy)
+        }
+    }
+
+    private func resume(id: UInt64, with outcome: Result<CurlAnswer, CurlFailure>) {
+        let waiter = inbox.withLock { $0.finish(id: id) }
+        waiter?.resume(with: outcome.mapError { $0 as any Error })
+    }
+}

@@ -1,0 +1,246 @@
+#if os(Linux)
+import BinobanCore
+import Foundation
+import Testing
+
+/// `CurlEventTransport` against real servers on 127.0.0.1 (the scripted Python server, plain and TLS): answers
+/// returned whatever their status, redirects returned, headers sent as built, connections reused, every phase
+/// bounded by the deadline, the body cap, the CA setting, and each failure with its reason.
+@Suite("CurlEventTransport against real servers")
+struct CurlEventTransportTests {
+    static func request(_ url: URL, body: Data = Data("{\"batch\":[]}".utf8)) -> BinobanTransportRequest {
+        BinobanTransportRequest(
+            url: url,
+            headers: [
+                "Content-Type": "application/json", "User-Agent": "binoban-core-swift/test",
+                "Authorization": "Basic S0VZOg==",
+            ],
+            body: body)
+    }
+
+    static func failure(
+        _ transport: CurlEventTransport, _ url: URL
+    ) async -> CurlEventTransportError? {
+        do {
+            let answer = try await transport.send(request(url))
+            Issue.record("expected a failure, got status \(answer.statusCode)")
+            return nil
+        } catch let error as CurlEventTransportError {
+            #expect(!error.description.contains("127.0.0.1"))
+            return error
+        } catch {
+            Issue.record("unexpected error \(error)")
+            return nil
+        }
+    }
+
+    @Test("Every status from 2xx to 5xx is an answer, with its headers; the request carries exactly its headers")
+    func statusesAreAnswers() async throws {
+        let server = try ScriptedPythonServer()
+        let transport = CurlEventTransport()
+        for status in [200, 201, 204, 301, 400, 404, 413, 429, 500, 503] {
+            let answer = try await transport.send(Self.request(server.url("/status/\(status)")))
+            #expect(answer.statusCode == status)
+            #expect(answer.value(forHeader: "x-request-body") == "12")
+            let sent = Set(answer.value(forHeader: "X-Request-Headers")?.split(separator: ",").map(String.init) ?? [])
+            // No Accept, no Expect: 100-continue, no libcurl User-Agent: the core's headers, Host and the length.
+            #expect(sent == ["host", "content-type", "user-agent", "authorization", "content-length"])
+        }
+    }
+
+    @Test("A 307 to another origin is returned, not followed: nothing reaches the other origin")
+    func redirectIsAnAnswer() async throws {
+        let server = try ScriptedPythonServer()
+        let transport = CurlEventTransport()
+        let answer = try await transport.send(Self.request(server.url("/redirect")))
+        #expect(answer.statusCode == 307)
+        #expect(answer.value(forHeader: "location")?.contains("\(server.otherPort)") == true)
+        let after = try await transport.send(Self.request(server.url("/status/200")))
+        #expect(after.value(forHeader: "x-landings") == "0")
+    }
+
+    @Test("Thirty uploads in a row share one connection")
+    func connectionIsReused() async throws {
+        let server = try ScriptedPythonServer()
+        let transport = CurlEventTransport()
+        var last: BinobanTransportResponse?
+        for _ in 0..<30 { last = try await transport.send(Self.request(server.url("/status/200"))) }
+        #expect(last?.value(forHeader: "x-requests") == "30")
+        #expect(last?.value(forHeader: "x-connections") == "1")
+    }
+
+    @Test("Kept connections the server closed without saying so: every request is answered")
+    func closedKeptConnections() async throws {
+        let server = try ScriptedPythonServer()
+        let transport = CurlEventTransport()
+        for _ in 0..<10 {
+            #expect(try await transport.send(Self.request(server.url("/answer-then-close"))).statusCode == 200)
+        }
+        let last = try await transport.send(Self.request(server.url("/status/200")))
+        #expect(last.value(forHeader: "x-requests") == "11")
+    }
+
+    @Test("A request that meets a hang-up on a kept connection starts over once, on a fresh connection, then fails")
+    func startsOverAtMostOnce() async throws {
+        let server = try ScriptedPythonServer()
+        let transport = CurlEventTransport()
+        _ = try await transport.send(Self.request(server.url("/status/200")))
+        let error = await Self.failure(transport, server.url("/hangup"))
+        #expect(error?.reason == .closedEarly)
+        let last = try await transport.send(Self.request(server.url("/status/200")))
+        // 1 + the hang-up twice (kept connection, then a fresh one) + this one.
+        #expect(last.value(forHeader: "x-requests") == "4")
+        #expect(last.value(forHeader: "x-connections") == "3")
+    }
+
+    @Test("A server that never answers: the request ends at its deadline as a timeout")
+    func silentServerTimesOut() async throws {
+        let server = try ScriptedPythonServer()
+        let transport = CurlEventTransport(requestTimeout: .seconds(30), resourceTimeout: .milliseconds(600))
+        let started = ContinuousClock.now
+        let error = await Self.failure(transport, server.url("/silent"))
+        #expect(error?.reason == .timeout)
+        #expect(error?.curlCode == 28)
+        // Only the deadline can end it (the server never answers); the bound is loose for a loaded machine.
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
+    @Test("A request that makes no progress fails after its request timeout, before the resource timeout")
+    func stallTimesOut() async throws {
+        let server = try ScriptedPythonServer()
+        let transport = CurlEventTransport(requestTimeout: .seconds(1), resourceTimeout: .seconds(120))
+        let started = ContinuousClock.now
+        let error = await Self.failure(transport, server.url("/silent"))
+        #expect(error?.reason == .timeout)
+        // libcurl averages the speed over five seconds, so the stall ends it after about 6 s, long before 120 s.
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    @Test("A body that trickles in is cut at the deadline")
+    func trickleTimesOut() async throws {
+        let server = try ScriptedPythonServer()
+        let transport = CurlEventTransport(requestTimeout: .seconds(30), resourceTimeout: .milliseconds(700))
+        let error = await Self.failure(transport, server.url("/trickle"))
+        #expect(error?.reason == .timeout)
+    }
+
+    @Test("A listener that accepts and stays silent: the TLS handshake is bounded by the deadline")
+    func silentListenerTimesOut() async throws {
+        let server = try ScriptedPythonServer()
+        let transport = CurlEventTransport(requestTimeout: .seconds(30), resourceTimeout: .milliseconds(500))
+        let url = URL(string: "https://127.0.0.1:\(server.silentPort)/b")!
+        let error = await Self.failure(transport, url)
+        #expect(error?.reason == .timeout)
+    }
+
+    @Test("Answers of 2000 MiB or endless chunks end with their status once 64 KiB of body was seen")
+    func bodyIsCapped() async throws {
+        let server = try ScriptedPythonServer()
+        let transport = CurlEventTransport(resourceTimeout: .seconds(20))
+        for path in ["/big", "/endless-chunked"] {
+            let answer = try await transport.send(Self.request(server.url(path)))
+            #expect(answer.statusCode == 200)
+        }
+    }
+
+    @Test(
+        "Failures carry their reason",
+        arguments: [
+            ("/close-after-status", CurlEventTransportError.Reason.closedEarly),
+            ("/close-in-body", .closedEarly),
+            ("/lying-chunked", .closedEarly),
+            ("/reset", .reset),
+            ("/huge-head", .protocolViolation),
+        ])
+    func hostileAnswers(path: String, reason: CurlEventTransportError.Reason) async throws {
+        let server = try ScriptedPythonServer()
+        let transport = CurlEventTransport(resourceTimeout: .seconds(10))
+        let error = await Self.failure(transport, server.url(path))
+        #expect(error?.reason == reason, "\(path): \(String(describing: error))")
+    }
+
+    @Test("Nothing listens: refused")
+    func refused() async throws {
+        let port = try Self.closedPort()
+        let error = await Self.failure(CurlEventTransport(), URL(string: "http://127.0.0.1:\(port)/b")!)
+        #expect(error?.reason == .refused)
+        #expect(error?.curlCode == 7)
+    }
+
+    @Test("A name that cannot be resolved: dns")
+    func unresolvable() async throws {
+        // A label of 64 characters is longer than DNS allows, so the resolver refuses it without a query.
+        let host = String(repeating: "a", count: 64) + ".invalid"
+        let error = await Self.failure(CurlEventTransport(), URL(string: "http://\(host)/b")!)
+        #expect(error?.reason == .dns)
+        #expect(error?.description.contains("invalid") == false)
+    }
+
+    @Test("Cancelling the calling task ends the wait at once")
+    func cancellation() async throws {
+        let server = try ScriptedPythonServer()
+        let transport = CurlEventTransport()
+        let task = Task { try await transport.send(Self.request(server.url("/silent"))) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
+    /// A port on 127.0.0.1 nothing listens on: bound, then closed.
+    static func closedPort() throws -> UInt16 {
+        let socket = try ScriptedPythonServer.boundPort()
+        return socket
+    }
+}
+
+/// The same transport over TLS with a throwaway CA.
+@Suite("CurlEventTransport over TLS")
+struct CurlEventTransportTLSTests {
+    @Test("The configured CA verifies the server; connections are kept")
+    func trustedAuthority() async throws {
+        let certificates = try TestCertificates.shared.get()
+        let server = try ScriptedPythonServer(
+            certificate: certificates.serverCertificate, key: certificates.serverKey)
+        let transport = CurlEventTransport(caBundlePath: certificates.authority)
+        var last: BinobanTransportResponse?
+        for _ in 0..<10 {
+            last = try await transport.send(CurlEventTransportTests.request(server.url("/status/202")))
+        }
+        #expect(last?.statusCode == 202)
+        #expect(last?.value(forHeader: "x-connections") == "1")
+    }
+
+    @Test("Another CA, or the system's store: certificate")
+    func untrustedAuthority() async throws {
+        let certificates = try TestCertificates.shared.get()
+        let server = try ScriptedPythonServer(
+            certificate: certificates.serverCertificate, key: certificates.serverKey)
+        for transport in [CurlEventTransport(caBundlePath: certificates.otherAuthority), CurlEventTransport()] {
+            let error = await CurlEventTransportTests.failure(transport, server.url("/status/200"))
+            #expect(error?.reason == .certificate)
+        }
+        let missing = CurlEventTransport(caBundlePath: certificates.authority + ".missing")
+        #expect(await CurlEventTransportTests.failure(missing, server.url("/status/200"))?.reason == .certificate)
+    }
+
+    @Test("The host name is verified: a certificate for 127.0.0.1 does not serve another name")
+    func hostNameVerified() async throws {
+        let certificates = try TestCertificates.shared.get()
+        let server = try ScriptedPythonServer(
+            certificate: certificates.serverCertificate, key: certificates.serverKey)
+        let transport = CurlEventTransport(caBundlePath: certificates.authority)
+        // localhost reaches the same listener, but the certificate names only the address 127.0.0.1.
+        let url = URL(string: "https://localhost:\(server.port)/status/200")!
+        let error = await CurlEventTransportTests.failure(transport, url)
+        #expect(error?.reason == .certificate)
+    }
+
+    @Test("A plain HTTP server asked for TLS: notTLS, and the description names http://")
+    func plainAnswerToTLS() async throws {
+        let server = try ScriptedPythonServer()
+        let url = URL(string: "https://127.0.0.1:\(server.port)/status/200")!
+        let error = await CurlEventTransportTests.failure(CurlEventTransport(), url)
+        #expect(error?.reason == .notTLS)
+        #expect(error?.description.contains("http://") == true)
+    }
+}
+#endif
