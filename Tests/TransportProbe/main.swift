@@ -5,7 +5,7 @@
 // Usage: TransportProbe <transport> <events|beacons> <timeout-ms> [--ca FILE] [--repeat N] [--body-bytes N]
 //            <url> [<url> ...]
 //
-// <transport> is `urlsession`. The requests go one after another through one transport (so a later one may reuse
+// <transport> is `urlsession` or, on Linux, `curl` (which takes `--ca`). The requests go one after another through one transport (so a later one may reuse
 // the connection of an earlier one). For each it prints one line: `answer <status>`, or `error <reason> [<detail>]`
 // with the reason the transport's error names (and for URLSession the `URLError` code). With `--repeat N` the last
 // URL is sent N times and only errors are printed. Before the last URL's requests it resets the process's peak
@@ -59,6 +59,10 @@ func reason(of error: any Error) -> String {
     switch error {
     case let failure as URLSessionEventTransportError: "\(failure.reason.rawValue) \(failure.urlErrorCode ?? 0)"
     case let failure as URLSessionBeaconTransportError: "\(failure.reason.rawValue) \(failure.urlErrorCode ?? 0)"
+    #if os(Linux)
+    case let failure as CurlEventTransportError: "\(failure.reason.rawValue) \(failure.curlCode ?? 0)"
+    case let failure as CurlBeaconTransportError: "\(failure.reason.rawValue) \(failure.curlCode ?? 0)"
+    #endif
     case is CancellationError: "cancelled"
     default: "unknown:\(type(of: error))"
     }
@@ -120,11 +124,32 @@ case ("urlsession", "beacons"):
             return "error \(reason(of: error))"
         }
     }
+#if os(Linux)
+case ("curl", "events"):
+    let transport = CurlEventTransport(requestTimeout: timeout, resourceTimeout: timeout, caBundlePath: caFile)
+    send = { url in
+        do {
+            let request = BinobanTransportRequest(url: url, headers: ["Content-Type": "application/json"], body: body)
+            return "answer \(try await transport.send(request).statusCode)"
+        } catch {
+            return "error \(reason(of: error))"
+        }
+    }
+case ("curl", "beacons"):
+    let transport = CurlBeaconTransport(timeout: timeout, caBundlePath: caFile)
+    send = { url in
+        do {
+            let request = FalconBeaconRequest(url: url, headers: ["Content-Type": "application/json"], body: body)
+            return "answer \(try await transport.send(request).statusCode)"
+        } catch {
+            return "error \(reason(of: error))"
+        }
+    }
+#endif
 default:
     say("unknown transport \(transportName) or kind \(arguments[1])")
     exit(2)
 }
-_ = caFile
 
 // The last URL is sent `repeats` times; those requests are measured.
 let measured = urls.count - 1

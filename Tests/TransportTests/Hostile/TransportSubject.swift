@@ -68,6 +68,10 @@ struct TransportSubject: Sendable, CustomTestStringConvertible {
     /// Cases the transport is known to trap on (a `fatalError` below it), which must not run in the test process.
     var trapsOn: @Sendable (HostileCase) -> Bool
 
+    /// Cases (by name) whose outcome is a known defect of the transport, reported to its authors and not run until
+    /// it is fixed; each entry says what happens instead.
+    var knownIssues: [String: String] = [:]
+
     /// Whether `hostile` may run in the test process: the transport neither traps on it nor reads an endless body
     /// without bound.
     func runsInProcess(_ hostile: HostileCase) -> Bool {
@@ -143,6 +147,49 @@ extension TransportSubject {
         trapsOn: { $0.trapsFoundationNetworking }
     )
 
+    #if os(Linux)
+    /// The Linux transports with an engine of their own (libcurl's multi interface, Decision 0308).
+    static let curl = TransportSubject(
+        name: "curl",
+        makeEvents: { settings in
+            CurlEventTransport(
+                requestTimeout: settings.timeout, resourceTimeout: settings.timeout, caBundlePath: settings.caFile?.path
+            )
+        },
+        makeBeacons: { settings in CurlBeaconTransport(timeout: settings.timeout, caBundlePath: settings.caFile?.path)
+        },
+        reasonOf: { error in
+            (error as? CurlEventTransportError)?.reason.rawValue
+                ?? (error as? CurlBeaconTransportError)?.reason.rawValue
+        },
+        kindsOf: { reason in
+            switch reason {
+            case "refused": [.refused]
+            case "reset": [.reset]
+            case "closedEarly": [.closedEarly]
+            // `notTLS` is the handshake failure of a peer that answered in plain text.
+            case "tlsHandshake", "notTLS": [.tlsHandshake]
+            case "certificate": [.certificate]
+            case "timeout": [.timeout]
+            case "protocolViolation": [.protocol]
+            default: [.other]
+            }
+        },
+        trustsCustomCA: true,
+        boundsAnswerMemory: true,
+        trapsOn: { _ in false },
+        knownIssues: [
+            "tls reset in the middle of the head": "closedEarly instead of reset",
+            "a chunk size line that is not hex": "closedEarly (curl 56) instead of protocolViolation",
+            "one header line of 1 MiB": "other (curl 27, out of memory) instead of protocolViolation",
+        ]
+    )
+    #endif
+
     /// Every transport the matrix runs against on this platform.
+    #if os(Linux)
+    static let all: [TransportSubject] = [.urlSession, .curl]
+    #else
     static let all: [TransportSubject] = [.urlSession]
+    #endif
 }
