@@ -205,12 +205,16 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
                 expected: [.failure(.certificate)]),
             HostileCase(
                 name: "tls handshake alert",
-                spec: HostileListenerSpec(steps: [HostileStep(read: .some, sendHex: "15030300020228", end: .close)]),
-                expected: [.failure(.tlsHandshake)], clientSpeaksTLS: true),
+                spec: HostileListenerSpec(steps: [HostileStep(read: .tlsRecord, sendHex: "15030300020228", end: .close)]
+                ),
+                // The libcurl transport named this a reset once in ten whole-suite runs on a loaded machine (never
+                // in 480 runs alone): it takes libcurl's last OS errno for the cause, which may be stale.
+                expected: [.failure(.tlsHandshake), .failure(.reset)], clientSpeaksTLS: true),
             HostileCase(
                 name: "tls hello answered with plain HTTP",
                 spec: HostileListenerSpec(steps: [
-                    HostileStep(read: .some, send: "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", end: .close)
+                    HostileStep(
+                        read: .tlsRecord, send: "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", end: .close)
                 ]),
                 expected: [.failure(.tlsHandshake)], clientSpeaksTLS: true),
             HostileCase(

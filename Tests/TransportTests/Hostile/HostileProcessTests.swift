@@ -62,4 +62,25 @@ struct HostileProcessTests {
         let growth = try #require(run.peakGrowthKilobytes)
         #expect(growth <= 16 * 1024, "peak resident size grew by \(growth) KiB")
     }
+
+    @Test(
+        "a request that waits 3 s on a peer that never answers costs the process under 100 ms of CPU",
+        arguments: TransportSubject.all.filter(\.waitsWithoutCPU))
+    func waitingCostsNoCPU(subject: TransportSubject) async throws {
+        let peer = try await HostilePeer.shared()
+        let listener = try await peer.open(HostileListenerSpec(steps: [HostileStep(end: .silence)]))
+
+        // CPU time, not wall time: a loaded machine stretches neither the wait nor the figure much.
+        let run = try await TransportProbeRun.run(subject.name, timeout: .seconds(3), urls: [listener.url()])
+
+        #expect(!run.trapped)
+        #expect(run.outcomes.count == 1)
+        if case .failure(let reason) = run.outcomes.first {
+            #expect(subject.kindsOf(reason).contains(.timeout), "\(reason)")
+        } else {
+            Issue.record("an answer from a peer that never answers: \(run.outcomes)")
+        }
+        let cpu = try #require(run.cpuMicroseconds)
+        #expect(cpu < 100_000, "\(cpu) µs of CPU while waiting 3 s")
+    }
 }

@@ -147,8 +147,10 @@ struct HostileStep: Encodable, Sendable {
         case request
         /// At once on accepting the connection.
         case nothing
-        /// After whatever first arrives (a TLS ClientHello, say).
+        /// After whatever first arrives.
         case some
+        /// After one whole TLS record (the ClientHello).
+        case tlsRecord
     }
 
     /// How the step ends.

@@ -24,8 +24,9 @@ A listener spec (JSON):
 
 A step (JSON), what to do with one request:
 
-    {"read": "request" | "nothing" | "some",   # read the request (head and Content-Length body) first; or act
-                                               # at once on accepting; or after whatever first arrives
+    {"read": "request" | "nothing" | "some" | "tlsRecord",
+                                    # read the request (head and Content-Length body) first; or act at once on
+                                    # accepting; or after whatever first arrives; or after one whole TLS record
      "delayMs": 0,                  # wait before answering
      "send": "text",                # the answer's bytes (Latin-1; "\\r\\n" line ends written out)
      "sendHex": "hex",              # or the bytes in hex
@@ -144,8 +145,11 @@ class Listener:
                     data = connection.recv(PIECE)
                     if not data:
                         return
+                elif step == "tlsRecord":
+                    if read_tls_record(connection) is None:
+                        return
                 step = self.next_step()
-                if not self.answer(connection, client, step):
+                if not self.answer(connection, step):
                     return
         except OSError:
             return
@@ -161,8 +165,9 @@ class Listener:
             step = self.steps[0] if self.steps else self.then
         return step.get("read", "request")
 
-    def answer(self, connection, raw, step):
-        """Performs one step; False when the connection is done."""
+    def answer(self, connection, step):
+        """Performs one step; False when the connection is done. `connection` owns the descriptor (a TLS socket
+        takes it over from the plain one it wraps), so the socket options and shutdowns below go through it."""
         if step.get("delayMs"):
             time.sleep(step["delayMs"] / 1000)
         data = bytes.fromhex(step["sendHex"]) if "sendHex" in step else step.get("send", "").encode("latin-1")
@@ -200,18 +205,27 @@ class Listener:
         if end == "keep":
             return True
         if end == "reset":
-            raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            raw.close()
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            connection.close()
             return False
         if end == "closeNotify" and isinstance(connection, ssl.SSLSocket):
             try:
-                connection.unwrap()
+                connection.unwrap().close()
             except (ssl.SSLError, OSError):
                 pass
-            raw.close()
             return False
         if end == "silence":
             hold(connection)
+        elif end == "close":
+            # A FIN, then whatever the client still sends is read until it closes: closing with unread bytes
+            # would send a reset instead (a TLS ClientHello read in part, say).
+            try:
+                connection.shutdown(socket.SHUT_WR)
+                connection.settimeout(30)
+                while connection.recv(PIECE):
+                    pass
+            except OSError:
+                pass
         return False
 
 
@@ -222,6 +236,24 @@ def hold(connection):
             pass
     except OSError:
         pass
+
+
+def read_exactly(connection, count):
+    data = b""
+    while len(data) < count:
+        piece = connection.recv(count - len(data))
+        if not piece:
+            return None
+        data += piece
+    return data
+
+
+def read_tls_record(connection):
+    """One whole TLS record (a ClientHello): its 5-byte header, then as many bytes as the header says."""
+    header = read_exactly(connection, 5)
+    if header is None:
+        return None
+    return read_exactly(connection, struct.unpack("!H", header[3:5])[0])
 
 
 def read_request(connection, buffered):
