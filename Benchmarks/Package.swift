@@ -23,6 +23,16 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // The Linux libcurl transport beside URLSession: CPU per upload on a kept connection, CPU while one waits.
+        .executableTarget(
+            name: "TransportBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "BinobanCore", package: "sdk-core"),
+                .product(name: "BinobanCoreURLSession", package: "sdk-core"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         // FalconCore: resolve, URL, execute to each terminal state, resident memory.
         .executableTarget(
             name: "FalconBenchmarks",

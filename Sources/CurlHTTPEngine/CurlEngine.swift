@@ -52,8 +52,6 @@ package final class CurlEngine: Sendable {
         guard ccurl_load() == 0, let handle = ccurl_multi_init() else {
             return .failure(CurlFailure(reason: .unavailable, curlCode: nil))
         }
-        // Connections kept for reuse across every transport of the process.
-        _ = ccurl_multi_setopt_long(handle, CCURL_MOPT_MAXCONNECTS, 32)
         let multi = CurlMultiHandle(pointer: handle)
         let inbox = LockedValue(CurlEngineInbox())
         let context = Unmanaged.passRetained(CurlEngineThreadContext(multi: multi, inbox: inbox)).toOpaque()
@@ -118,6 +116,11 @@ struct CurlEngineInbox: Sendable {
             // Not queued yet (its caller will see the mark), or finished already (nothing to do).
             if announced[id] != nil { announced[id] = true }
             return (nil, false)
+        }
+        if let index = queued.firstIndex(where: { $0.id == id }) {
+            // Not handed to the thread yet: it is never sent.
+            queued.remove(at: index)
+            return (waiter, false)
         }
         cancelled.append(id)
         return (waiter, true)

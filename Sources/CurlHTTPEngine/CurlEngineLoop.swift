@@ -19,6 +19,13 @@ final class CurlEngineLoop {
     private let inbox: LockedValue<CurlEngineInbox>
     private var transfers: [OpaquePointer: CurlTransfer] = [:]
     private var spares: [OpaquePointer] = []
+    /// The connection cache's size last given to libcurl (`CURLMOPT_MAXCONNECTS`).
+    private var cacheLimit = 0
+    /// Idle connections the cache keeps beyond those in use. libcurl closes the oldest idle connection when a new
+    /// one would pass the limit; counting the transfers in flight on top means requests held open by a stalled
+    /// host never push another host's idle connection out, and libcurl's own default (four per transfer in
+    /// flight) would keep only four when one request is in flight.
+    private static let idleConnections = 128
 
     init(multi: OpaquePointer, inbox: LockedValue<CurlEngineInbox>) {
         self.multi = multi
@@ -33,6 +40,7 @@ final class CurlEngineLoop {
             let work = inbox.withLock { $0.takeWork() }
             for id in work.cancelled { stop(id: id) }
             for (id, request) in work.queued { start(id: id, request: request) }
+            sizeCache()
             var running: Int32 = 0
             _ = ccurl_multi_perform(multi, &running)
             var easy: OpaquePointer?
@@ -47,6 +55,13 @@ final class CurlEngineLoop {
             var ready: Int32 = 0
             _ = ccurl_multi_poll(multi, wait, &ready)
         }
+    }
+
+    private func sizeCache() {
+        let wanted = transfers.count + Self.idleConnections
+        guard wanted != cacheLimit else { return }
+        cacheLimit = wanted
+        _ = ccurl_multi_setopt_long(multi, CCURL_MOPT_MAXCONNECTS, wanted)
     }
 
     private func start(id: UInt64, request: CurlRequest) {
@@ -72,7 +87,13 @@ final class CurlEngineLoop {
         guard let transfer = transfers.removeValue(forKey: easy) else { return }
         let outcome = transfer.outcome(code: code)
         _ = ccurl_multi_remove_handle(multi, easy)
-        recycle(easy)
+        if case .success = outcome {
+            recycle(easy)
+        } else {
+            // libcurl keeps a handle's last socket errno across curl_easy_reset; a fresh handle for the next
+            // request keeps a stale ECONNRESET from naming its failure.
+            ccurl_easy_cleanup(easy)
+        }
         resume(id: transfer.id, with: outcome)
         withExtendedLifetime(transfer) {}
     }
@@ -83,7 +104,7 @@ final class CurlEngineLoop {
         // Held until the handle is reset: libcurl points at its header list and message buffer until then.
         let transfer = transfers.removeValue(forKey: easy)
         _ = ccurl_multi_remove_handle(multi, easy)
-        recycle(easy)
+        ccurl_easy_cleanup(easy)
         withExtendedLifetime(transfer) {}
     }
 

@@ -74,13 +74,22 @@ package struct CurlFailure: Error, Sendable, Hashable {
     /// - Parameters:
     ///   - code: the transfer's `CURLcode`, not zero.
     ///   - osErrno: `CURLINFO_OS_ERRNO`, the last socket error.
-    ///   - plainTextAnswer: whether the TLS library saw a plain-text record where a handshake was due (its
-    ///     message says "wrong version number" or "packet length too long").
-    package static func classify(code: Int, osErrno: Int, plainTextAnswer: Bool) -> CurlFailure {
-        CurlFailure(reason: reason(code: code, osErrno: osErrno, plainTextAnswer: plainTextAnswer), curlCode: code)
+    ///   - message: libcurl's message for the transfer (`CURLOPT_ERRORBUFFER`). Only searched for the words that
+    ///     tell causes apart where the code does not (a plain-text record where a TLS handshake was due, a
+    ///     malformed chunked body); never kept, because it may name the host.
+    ///   - headComplete: whether the answer's head had ended when the transfer did.
+    package static func classify(code: Int, osErrno: Int, message: String, headComplete: Bool) -> CurlFailure {
+        let plainText = message.contains("wrong version number") || message.contains("packet length too long")
+        let badChunks = message.contains("chunked-encod") || message.contains("chunky")
+        let reason = reason(
+            code: code, osErrno: osErrno, plainTextAnswer: plainText, malformedChunks: badChunks,
+            headComplete: headComplete)
+        return CurlFailure(reason: reason, curlCode: code)
     }
 
-    private static func reason(code: Int, osErrno: Int, plainTextAnswer: Bool) -> CurlFailureReason {
+    private static func reason(
+        code: Int, osErrno: Int, plainTextAnswer: Bool, malformedChunks: Bool, headComplete: Bool
+    ) -> CurlFailureReason {
         let reset = osErrno == Int(ECONNRESET) || osErrno == Int(EPIPE)
         switch code {
         case 1, 8, 16, 92, 95, 100: return .protocolViolation  // unsupported protocol (HTTP/0.9), weird reply, HTTP/2
@@ -91,14 +100,17 @@ package struct CurlFailure: Error, Sendable, Hashable {
         case 45: return .unreachable  // interface failed
         case 18, 52: return .closedEarly  // partial body; nothing at all
         case 28: return .timeout
-        case 35:  // TLS handshake
-            if plainTextAnswer { return .notTLS }
-            return reset ? .reset : .tlsHandshake
+        case 35:  // TLS handshake. The socket errno is not read here: libcurl keeps the last one, which may be stale.
+            return plainTextAnswer ? .notTLS : .tlsHandshake
         case 51, 58, 60, 77, 83, 90, 91: return .certificate  // peer verification, CA bundle, pinning, OCSP
         case 53, 54, 59, 64, 66, 80, 98: return .tlsHandshake  // engine, cipher, client certificate
-        case 55, 56:  // send / receive failed
+        case 55, 56:  // send / receive failed; libcurl 7.88 also reports a malformed chunked body as 56
             if plainTextAnswer { return .notTLS }
+            if malformedChunks { return .protocolViolation }
             return reset ? .reset : .closedEarly
+        case 27:
+            // libcurl refuses a head line over 100 KiB as "out of memory", before the engine's head cap sees it.
+            return headComplete ? .other : .protocolViolation
         default: return .other
         }
     }

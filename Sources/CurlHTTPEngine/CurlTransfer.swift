@@ -118,25 +118,18 @@ final class CurlTransfer {
         var status = 0
         _ = ccurl_easy_getinfo_long(easy, CCURL_INFO_RESPONSE_CODE, &status)
         if head.isTooLarge { return .failure(CurlFailure(reason: .protocolViolation, curlCode: Int(code))) }
+        var osErrno = 0
+        _ = ccurl_easy_getinfo_long(easy, CCURL_INFO_OS_ERRNO, &osErrno)
         if code == 0 && !head.isComplete {
-            // The server closed inside the head; libcurl took the close for the end of the answer.
+            // The server closed inside the head; libcurl took the close for the end of a close-delimited answer.
             return .failure(CurlFailure(reason: .closedEarly, curlCode: nil))
         }
         if code == 0 || (bodyCapped && status > 0) {
             return .success(CurlAnswer(statusCode: status, headers: head.headers))
         }
-        var osErrno = 0
-        _ = ccurl_easy_getinfo_long(easy, CCURL_INFO_OS_ERRNO, &osErrno)
         let message = String(cString: messageBuffer)
-        let plainText = message.contains("wrong version number") || message.contains("packet length too long")
-        return .failure(CurlFailure.classify(code: Int(code), osErrno: osErrno, plainTextAnswer: plainText))
-    }
-
-    /// How many connections libcurl opened for this transfer (0 when it reused a kept one).
-    var connectionsOpened: Int {
-        var count = 0
-        _ = ccurl_easy_getinfo_long(easy, CCURL_INFO_NUM_CONNECTS, &count)
-        return count
+        return .failure(
+            CurlFailure.classify(code: Int(code), osErrno: osErrno, message: message, headComplete: head.isComplete))
     }
 
     fileprivate func takeHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {

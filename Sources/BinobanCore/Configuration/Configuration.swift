@@ -114,11 +114,11 @@ public struct Configuration: Sendable {
     /// The key-value store holding identity. `nil` uses a file in ``storageDirectory``.
     public var keyValueStore: (any BinobanKeyValueStore)?
     /// The transport that carries batches. Default ``platformDefaultTransport()``: `URLSession` on Apple
-    /// platforms (as the iOS SDK uploads), `nil` on Linux, where BinobanCore links no HTTP client.
+    /// platforms (as the iOS SDK uploads), ``CurlEventTransport`` on Linux (libcurl, loaded at run time).
     ///
     /// With `nil` every batch is kept and `transportMissing` is reported once, when the instance is created, at
-    /// warning level, with the line that fixes it: `config.transport = URLSessionEventTransport()` (product
-    /// `BinobanCoreURLSession`).
+    /// warning level, with the line that fixes it (`config.transport = CurlEventTransport()` on Linux,
+    /// `config.transport = URLSessionEventTransport()` from `BinobanCoreURLSession` elsewhere).
     public var transport: (any BinobanEventTransport)? = Configuration.platformDefaultTransport()
     /// The monotonic clock that drives the flush timer and backoff. Default `ContinuousClock()`.
     public var clock: any Clock<Duration> = ContinuousClock()
@@ -181,10 +181,13 @@ extension Configuration {
 
     /// The default of ``transport`` on this platform: on Apple platforms a transport that uploads with an
     /// ephemeral `URLSession` (the behaviour of `URLSessionEventTransport`: 30-second request and 60-second
-    /// upload timeouts, no cookies, redirects returned); `nil` on Linux.
+    /// upload timeouts, no cookies, redirects returned); on Linux ``CurlEventTransport`` with its defaults (the
+    /// same timeouts, libcurl's multi interface on one shared thread; Decision 0308); `nil` elsewhere.
     public static func platformDefaultTransport() -> (any BinobanEventTransport)? {
         #if canImport(Darwin)
         return PlatformEventTransport()
+        #elseif os(Linux)
+        return CurlEventTransport()
         #else
         return nil
         #endif

@@ -23,14 +23,12 @@ typedef size_t (*ccurl_data_callback)(char *bytes, size_t size, size_t count, vo
 #define CCURL_OPT_URL 10002
 #define CCURL_OPT_ERRORBUFFER 10010
 #define CCURL_OPT_WRITEFUNCTION 20011
-#define CCURL_OPT_POSTFIELDS 10015
 #define CCURL_OPT_LOW_SPEED_LIMIT 19
 #define CCURL_OPT_LOW_SPEED_TIME 20
 #define CCURL_OPT_HTTPHEADER 10023
 #define CCURL_OPT_HEADERDATA 10029
 #define CCURL_OPT_CUSTOMREQUEST 10036
 #define CCURL_OPT_NOBODY 44
-#define CCURL_OPT_POST 47
 #define CCURL_OPT_FOLLOWLOCATION 52
 #define CCURL_OPT_SSL_VERIFYPEER 64
 #define CCURL_OPT_CAINFO 10065
@@ -39,13 +37,11 @@ typedef size_t (*ccurl_data_callback)(char *bytes, size_t size, size_t count, vo
 #define CCURL_OPT_HTTP_VERSION 84
 #define CCURL_OPT_CAPATH 10097
 #define CCURL_OPT_NOSIGNAL 99
-#define CCURL_OPT_PRIVATE 10103
 #define CCURL_OPT_POSTFIELDSIZE_LARGE 30120
 #define CCURL_OPT_TIMEOUT_MS 155
 #define CCURL_OPT_CONNECTTIMEOUT_MS 156
 #define CCURL_OPT_COPYPOSTFIELDS 10165
 #define CCURL_OPT_PROTOCOLS 181
-#define CCURL_OPT_TCP_KEEPALIVE 213
 
 /// Values for the options above.
 #define CCURL_HTTP_VERSION_1_1 2
@@ -53,15 +49,12 @@ typedef size_t (*ccurl_data_callback)(char *bytes, size_t size, size_t count, vo
 #define CCURL_PROTO_HTTPS 2
 #define CCURL_ERROR_SIZE 256
 
-/// Multi options (CURLMOPT_*).
+/// Multi options (CURLMOPT_*), for ccurl_multi_setopt_long.
 #define CCURL_MOPT_MAXCONNECTS 6
-#define CCURL_MOPT_MAX_HOST_CONNECTIONS 7
 
 /// Transfer information (CURLINFO_*).
 #define CCURL_INFO_RESPONSE_CODE 0x200002
 #define CCURL_INFO_OS_ERRNO 0x200019
-#define CCURL_INFO_NUM_CONNECTS 0x20001A
-#define CCURL_INFO_PRIVATE 0x100015
 
 /// Loads libcurl once per process (later calls return the first result): 0 when every entry point was found and
 /// `curl_global_init` succeeded, -1 otherwise.

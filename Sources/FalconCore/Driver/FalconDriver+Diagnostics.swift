@@ -38,8 +38,17 @@ extension FalconDriver {
     /// The warning logged once per client for the first beacon dropped for want of a transport.
     static let missingBeaconTransportWarning =
         "beacon not sent: no beacon transport installed, so no diagnostic beacon will be sent. Install one at "
-        + "launch: Falcon.shared = FalconClient(dependencies: .init(beaconTransport: URLSessionBeaconTransport())) "
-        + "(import FalconCoreURLSession)"
+        + "launch: " + installTransportLine
+
+    /// The line that installs this platform's beacon transport.
+    static var installTransportLine: String {
+        #if os(Linux)
+        "Falcon.shared = FalconClient(dependencies: .init(beaconTransport: CurlBeaconTransport()))"
+        #else
+        "Falcon.shared = FalconClient(dependencies: .init(beaconTransport: URLSessionBeaconTransport())) "
+            + "(import FalconCoreURLSession)"
+        #endif
+    }
 
     private func beaconFinished(_ outcome: FalconMetrics.Occurrence) {
         core.withLock { $0.registry.count(outcome) }

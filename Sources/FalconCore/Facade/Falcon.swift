@@ -41,11 +41,11 @@ public enum Falcon: Sendable {
     /// Initializes the SDK with the default configuration. Call once at launch.
     ///
     /// Diagnostic beacons are on by default. On Apple platforms the default client sends them with
-    /// `URLSession`; on Linux FalconCore has no HTTP client, so install the URLSession transport first (one line,
-    /// product FalconCoreURLSession), or the first beacon that cannot be sent logs a warning:
+    /// `URLSession`, on Linux with ``CurlBeaconTransport`` (libcurl). To send them another way, install a client
+    /// with your transport first:
     ///
     /// ```swift
-    /// Falcon.shared = FalconClient(dependencies: .init(beaconTransport: URLSessionBeaconTransport()))
+    /// Falcon.shared = FalconClient(dependencies: .init(beaconTransport: CurlBeaconTransport(timeout: .seconds(5))))
     /// Falcon.initSdk(apiKey: "YOUR_API_KEY")
     /// ```
     public static func initSdk(apiKey: String) {

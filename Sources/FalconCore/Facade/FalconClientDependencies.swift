@@ -32,9 +32,9 @@ public struct FalconClientDependencies: Sendable {
     ///     private serial queue elsewhere.
     ///   - clock: Time for timers and beacon timestamps; the default is the system's continuous clock.
     ///   - idSource: The `sessionId` source; the default makes a random UUID per execution.
-    ///   - beaconTransport: The beacon transport: by default `URLSession` on Apple platforms, `nil` on Linux.
-    ///     With `nil` the first beacon that cannot be sent logs one warning naming the fix (install
-    ///     `URLSessionBeaconTransport` from FalconCoreURLSession), later ones a debug line each.
+    ///   - beaconTransport: The beacon transport: by default `URLSession` on Apple platforms,
+    ///     ``CurlBeaconTransport`` (libcurl) on Linux. With `nil` the first beacon that cannot be sent logs one
+    ///     warning naming the fix, later ones a debug line each.
     ///   - logHandler: Where log lines go (the package's one log hook): by default `FalconUnifiedLogHandler`
     ///     (the unified log) on Apple platforms, nothing elsewhere. Messages never carry the URL, attributes,
     ///     the API key or text posted by the web content; error and warning lines carry the diagnostic's `code`
@@ -70,12 +70,14 @@ public struct FalconClientDependencies: Sendable {
 
 extension FalconClientDependencies {
     /// The default beacon transport: on Apple platforms one that posts with an ephemeral `URLSession` (the
-    /// behaviour of `URLSessionBeaconTransport`), so beacons are on by default as in the iOS SDK; `nil` on
-    /// Linux, where FalconCore does not link FoundationNetworking. There, a host installs the transport in one
-    /// line: `Falcon.shared = FalconClient(dependencies: .init(beaconTransport: URLSessionBeaconTransport()))`.
+    /// behaviour of `URLSessionBeaconTransport`), so beacons are on by default as in the iOS SDK; on Linux
+    /// ``CurlBeaconTransport`` (libcurl's multi interface, loaded at run time; FalconCore still links no
+    /// FoundationNetworking); `nil` elsewhere.
     @usableFromInline package static func platformBeaconTransport() -> (any FalconBeaconTransport)? {
         #if canImport(Darwin)
         return FalconPlatformBeaconTransport()
+        #elseif os(Linux)
+        return CurlBeaconTransport()
         #else
         return nil
         #endif

@@ -151,7 +151,7 @@ struct BinobanSend {
                 config.keyValueStore = InMemoryKeyValueStore()
             }
             let transport: any BinobanEventTransport =
-                options.dryRun ? PrintingTransport() : URLSessionEventTransport()
+                options.dryRun ? PrintingTransport() : Self.platformTransport()
             config.transport = CountingTransport(base: transport, ledger: ledger)
             config.flushAt = options.flushAt
             config.flushInterval = 5
@@ -166,6 +166,16 @@ struct BinobanSend {
                 CommandLineTool.printError("sdkcore binoban send: \(SendMessages.text(of: error))")
             }
         }
+    }
+
+    /// The transport an instance uses by default on this platform: libcurl on Linux (Decision 0308), URLSession
+    /// elsewhere.
+    static func platformTransport() -> any BinobanEventTransport {
+        #if os(Linux)
+        CurlEventTransport()
+        #else
+        URLSessionEventTransport()
+        #endif
     }
 
     private enum Reading {

@@ -46,7 +46,7 @@ struct BinobanSendCommand: Command {
                (with the API key in BINOBAN_API_KEY, or --api-key KEY)
 
         Reads events as JSON lines from FILE (or standard input for '-') and sends them through the real
-        Binoban pipeline (batching, retries, URLSession transport) to HOST. One event per line:
+        Binoban pipeline (batching, retries, the platform's transport: libcurl on Linux) to HOST. One event per line:
 
           {"type": "track", "name": "purchase", "properties": {"item": "shoes"}, "userId": "u1"}
           {"type": "identify", "userId": "u1", "traits": {"plan": "pro"}}

@@ -13,10 +13,21 @@ enum BinobanDemo {
     /// The calls the demo makes; every one must arrive at the ingest as one event.
     static let expectedEvents = 5
 
+    /// The transport the demo uses: the platform's default (libcurl on Linux, URLSession elsewhere).
+    static var transportName: String {
+        #if os(Linux)
+        "libcurl"
+        #else
+        "URLSession"
+        #endif
+    }
+
     /// Tracks, identifies and flushes against a loopback ingest and prints what it received.
     static func run() async -> DemoResult {
         let title = "Binoban events reach the ingest"
-        print("Binoban demo: a local ingest on 127.0.0.1, URLSession transport, file storage in a temporary directory")
+        print(
+            "Binoban demo: a local ingest on 127.0.0.1, \(transportName) transport, file storage in a temporary "
+                + "directory")
         let server = LoopbackHTTPServer(responder: .always(.ok))
         let port: UInt16
         do {
@@ -33,7 +44,7 @@ enum BinobanDemo {
         let errors = LockedValue<[String]>([])
         let binoban = BinobanFactory.shared.create(apiKey: "DEMO_KEY", sourceIdentifier: "sdkcore-demo") { config in
             config.apiHost = "http://127.0.0.1:\(port)"
-            config.transport = URLSessionEventTransport()
+            config.transport = BinobanSend.platformTransport()
             config.storageDirectory = directory
             config.flushInterval = 3600
             config.errorHandler = { error in errors.withLock { $0.append("\(error)") } }

@@ -5,7 +5,7 @@ struct DemoCommand: Command {
     let help = """
         USAGE: sdkcore demo
 
-        Starts a local ingest on 127.0.0.1, points a Binoban instance at it through the URLSession transport
+        Starts a local ingest on 127.0.0.1, points a Binoban instance at it through the platform's transport (libcurl on Linux)
         (file storage in a temporary directory, removed afterwards), tracks, identifies, records a screen,
         flushes and prints what the ingest received. Then executes four Falcon placements against the scripted renderer of FalconCoreTesting on the real clock
         with a 300 ms load timeout: one that loads, one that times out, one answered with HTTP 500, and an

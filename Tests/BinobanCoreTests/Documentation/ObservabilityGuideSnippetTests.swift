@@ -22,8 +22,7 @@ struct ObservabilityGuideSnippetTests {
         config.metricsObserver = metrics
         // differs: not in the guide, which keeps the default directory; a test must not write there.
         config.storageDirectory = directory
-        // differs: not in the guide, which keeps the platform's default transport (none on Linux).
-        config.transport = nil
+        config.transport = nil  // this example uploads nothing; leave the default to upload
         let binoban = Binoban.create(configuration: config)
         binoban.track(name: "started")
         await binoban.flushAndWait()

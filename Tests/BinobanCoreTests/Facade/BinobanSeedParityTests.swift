@@ -5,15 +5,15 @@ import Testing
 /// Where a ported iOS app would behave differently from the seed: the default transport and the public surface.
 @Suite("Binoban seed parity: default transport, server extension")
 struct BinobanSeedParityTests {
-    @Test("The platform default transport is URLSession on Apple platforms, none on Linux")
+    @Test("The platform default transport is URLSession on Apple platforms, libcurl on Linux")
     func platformDefaultTransport() {
         let configuration = Configuration(apiKey: "KEY", sourceIdentifier: "SOURCE")
         #if canImport(Darwin)
         #expect(Configuration.platformDefaultTransport() != nil)
         #expect(configuration.transport != nil)
-        #else
-        #expect(Configuration.platformDefaultTransport() == nil)
-        #expect(configuration.transport == nil)
+        #elseif os(Linux)
+        #expect(Configuration.platformDefaultTransport() is CurlEventTransport)
+        #expect(configuration.transport is CurlEventTransport)
         #endif
     }
 
@@ -24,9 +24,12 @@ struct BinobanSeedParityTests {
         let atCreation = harness.reports.all.filter { $0.kind == .transportMissing }
         #expect(atCreation.count == 1)
         #expect(atCreation.first?.severity == .warning)
-        #expect(
-            atCreation.first?.message.contains(
-                "config.transport = URLSessionEventTransport()  // import BinobanCoreURLSession") == true)
+        #if os(Linux)
+        let fix = "config.transport = CurlEventTransport()"
+        #else
+        let fix = "config.transport = URLSessionEventTransport()  // import BinobanCoreURLSession"
+        #endif
+        #expect(atCreation.first?.message.contains(fix) == true)
 
         harness.binoban.track(name: "a")
         for _ in 0..<3 { #expect(await harness.binoban.flushAndWait().outcome == .keptForRetry) }

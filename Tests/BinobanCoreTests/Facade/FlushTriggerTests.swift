@@ -126,8 +126,8 @@ struct FlushTriggerTests {
         #expect(await harness.binoban.flushAndWait().outcome == .keptForRetry)
         #expect(harness.reports.all.filter { $0.kind == .transportMissing }.count == 1)
         #expect(
-            harness.reports.all.first { $0.kind == .transportMissing }?.message.contains("URLSessionEventTransport")
-                == true)
+            harness.reports.all.first { $0.kind == .transportMissing }?.message.contains(
+                MissingEventTransport.fixLine) == true)
         #expect(await harness.memory.storedEventCount == 1)
         #expect(harness.binoban.statistics.queuedEvents == 1)
         _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))

@@ -35,6 +35,7 @@ struct LifecycleTests {
             configuration.clock = clock
             configuration.wallClock = clock
             configuration.startsAutomatically = false
+            configuration.transport = nil  // nothing leaves the test process
             let binoban = Binoban.create(configuration: configuration)
             for index in 0..<3 { binoban.track(name: "e\(index)") }
         }

@@ -39,11 +39,10 @@ struct FalconPlatformDefaultsTests {
         #if canImport(Darwin)
         #expect(FalconClientDependencies.platformBeaconTransport() != nil)
         #expect(defaults.beaconTransport != nil)
-        #else
-        // Linux: FalconCore links no HTTP client; the first beacon dropped logs the warning with the fix
-        // to the host's log handler, if any.
-        #expect(FalconClientDependencies.platformBeaconTransport() == nil)
-        #expect(defaults.beaconTransport == nil)
+        #elseif os(Linux)
+        // Linux: libcurl's multi interface, loaded at run time (FalconCore links no FoundationNetworking).
+        #expect(FalconClientDependencies.platformBeaconTransport() is CurlBeaconTransport)
+        #expect(defaults.beaconTransport is CurlBeaconTransport)
         #endif
         #if canImport(os)
         #expect(FalconClientDependencies.platformLogHandler() is FalconUnifiedLogHandler)

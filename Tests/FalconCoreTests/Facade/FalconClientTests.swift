@@ -173,9 +173,12 @@ struct FalconClientTests {
         #expect(logs.records.map(\.level) == [.error, .warning, .error, .debug])
         let warning = logs.records[1]
         #expect(warning.falconDiagnosticCode == .attributeMappingFailed)
-        #expect(
-            warning.message.contains(
-                "Falcon.shared = FalconClient(dependencies: .init(beaconTransport: URLSessionBeaconTransport()))"))
+        #if os(Linux)
+        let fix = "Falcon.shared = FalconClient(dependencies: .init(beaconTransport: CurlBeaconTransport()))"
+        #else
+        let fix = "Falcon.shared = FalconClient(dependencies: .init(beaconTransport: URLSessionBeaconTransport()))"
+        #endif
+        #expect(warning.message.contains(fix))
         #expect(logs.records.last?.message == "beacon not sent: no beacon transport installed")
     }
 

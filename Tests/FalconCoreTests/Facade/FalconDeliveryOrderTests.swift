@@ -75,6 +75,7 @@ struct FalconDeliveryOrderTests {
                     executor: executor,
                     clock: clock,
                     idSource: SequentialFalconIDSource(),
+                    beaconTransport: nil,  // no beacon leaves the test process
                     logHandler: InMemoryLogHandler(),
                     overlayPresenter: LoggingPresenter(log, surface: overlaySurface(log))
                 )

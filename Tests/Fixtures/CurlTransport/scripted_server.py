@@ -10,9 +10,10 @@ Every answer the server completes carries X-Connections (connections accepted so
 X-Requests (requests read), X-Landings (requests on the other origin), X-Request-Headers (the lower-cased names
 of this request's headers, in order) and X-Request-Body (the body's length).
 
-Paths: /status/<code>, /redirect (307 to the other origin), /silent (no answer), /trickle (a head, then one body
+Paths: /status/<code>, /b (an ingest's 200), /redirect (307 to the other origin), /silent (no answer), /trickle (a head, then one body
 byte every 200 ms), /big (Content-Length of 2000 MiB, zeros until the client goes), /endless-chunked, /huge-head
-(1 MiB of headers), /answer-then-close (an answer, then a close without saying so), /hangup (a close
+(1 MiB of headers), /huge-line (one header line of 1 MiB), /bad-chunk (a chunk size that is not
+hex), /reset-in-head (part of a head, then an RST), /answer-then-close (an answer, then a close without saying so), /hangup (a close
 instead of an answer), /close-after-status, /close-in-body (Content-Length 100, 10 bytes, close), /reset (an RST
 instead of an answer), /lying-chunked (a chunk size larger than the data, then close).
 """
@@ -84,8 +85,8 @@ def serve(conn, other_port, is_other):
         if is_other:
             bump("landings")
         extra = counters(names, body)
-        if path.startswith("/status/"):
-            code = int(path.split("/")[2])
+        if path.startswith("/status/") or path == "/b":
+            code = int(path.split("/")[2]) if path != "/b" else 200
             conn.sendall(f"HTTP/1.1 {code} Scripted\r\n{extra}Content-Length: 2\r\n\r\nok".encode())
         elif path == "/redirect":
             location = f"http://127.0.0.1:{other_port}/landing"
@@ -128,6 +129,21 @@ def serve(conn, other_port, is_other):
             return
         elif path == "/lying-chunked":
             conn.sendall(f"HTTP/1.1 200 OK\r\n{extra}Transfer-Encoding: chunked\r\n\r\n1000\r\nshort".encode())
+            return
+        elif path == "/huge-line":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nX-Long: " + b"l" * (1024 * 1024) + b"\r\nContent-Length: 0\r\n\r\n")
+        elif path == "/bad-chunk":
+            conn.sendall(b"HTTP/1.1 202 Accepted\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n")
+            return
+        elif path == "/reset-in-head":
+            conn.sendall(b"HTTP/1.1 202 Accepted\r\nContent-Len")
+            time.sleep(0.05)
+            if hasattr(conn, "unwrap"):
+                raw = socket.socket(fileno=conn.detach())  # the TCP socket under TLS: reset it, no close_notify
+                raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                raw.close()
+            else:
+                conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             return
         elif path == "/reset":
             conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))

@@ -1,6 +1,7 @@
 #if os(Linux)
 import FalconCore
 import Foundation
+import TestSupport
 import Testing
 
 /// `CurlBeaconTransport` against the scripted server: the status is returned (a redirect included, not followed)

@@ -47,20 +47,39 @@ struct CurlEngineRulesTests {
         #expect(head.isTooLarge)
     }
 
+    /// A finished transfer as libcurl reports it: code, socket errno, message, and whether the head had ended.
+    struct Report: Sendable, CustomTestStringConvertible {
+        var code: Int
+        var osErrno = 0
+        var message = ""
+        var headComplete = true
+        var reason: CurlFailureReason
+        var testDescription: String { "\(code)/\(osErrno)/\(message) → \(reason)" }
+    }
+
     @Test(
         "Result codes become reasons",
         arguments: [
-            (6, 0, false, CurlFailureReason.dns), (7, 111, false, .refused), (7, 113, false, .unreachable),
-            (28, 0, false, .timeout), (35, 0, false, .tlsHandshake), (35, 0, true, .notTLS), (35, 104, false, .reset),
-            (60, 0, false, .certificate), (77, 0, false, .certificate), (52, 0, false, .closedEarly),
-            (18, 0, false, .closedEarly), (56, 104, false, .reset), (56, 0, false, .closedEarly),
-            (55, 32, false, .reset), (8, 0, false, .protocolViolation), (1, 0, false, .protocolViolation),
-            (3, 0, false, .invalidRequest), (27, 0, false, .other),
+            Report(code: 6, reason: .dns), Report(code: 7, osErrno: 111, reason: .refused),
+            Report(code: 7, osErrno: 113, reason: .unreachable), Report(code: 28, reason: .timeout),
+            Report(code: 35, reason: .tlsHandshake),
+            Report(code: 35, message: "error:0A00010B:SSL routines::wrong version number", reason: .notTLS),
+            Report(code: 35, osErrno: 104, reason: .tlsHandshake), Report(code: 60, reason: .certificate),
+            Report(code: 77, reason: .certificate), Report(code: 52, reason: .closedEarly),
+            Report(code: 18, reason: .closedEarly), Report(code: 56, osErrno: 104, reason: .reset),
+            Report(code: 56, reason: .closedEarly),
+            Report(
+                code: 56, message: "Illegal or missing hexadecimal sequence in chunked-encoding",
+                reason: .protocolViolation),
+            Report(code: 55, osErrno: 32, reason: .reset), Report(code: 8, reason: .protocolViolation),
+            Report(code: 1, reason: .protocolViolation), Report(code: 3, reason: .invalidRequest),
+            Report(code: 27, headComplete: false, reason: .protocolViolation), Report(code: 27, reason: .other),
         ])
-    func classification(code: Int, osErrno: Int, plainText: Bool, reason: CurlFailureReason) {
-        let failure = CurlFailure.classify(code: code, osErrno: osErrno, plainTextAnswer: plainText)
-        #expect(failure.reason == reason)
-        #expect(failure.curlCode == code)
+    func classification(report: Report) {
+        let failure = CurlFailure.classify(
+            code: report.code, osErrno: report.osErrno, message: report.message, headComplete: report.headComplete)
+        #expect(failure.reason == report.reason)
+        #expect(failure.curlCode == report.code)
     }
 }
 #endif

@@ -1,6 +1,7 @@
 #if os(Linux)
 import BinobanCore
 import Foundation
+import TestSupport
 import Testing
 
 /// `CurlEventTransport` against real servers on 127.0.0.1 (the scripted Python server, plain and TLS): answers
@@ -67,6 +68,27 @@ struct CurlEventTransportTests {
         for _ in 0..<30 { last = try await transport.send(Self.request(server.url("/status/200"))) }
         #expect(last?.value(forHeader: "x-requests") == "30")
         #expect(last?.value(forHeader: "x-connections") == "1")
+    }
+
+    @Test("Forty requests held open by a silent host do not push another host's kept connection out")
+    func keptConnectionSurvivesOtherTraffic() async throws {
+        let kept = try ScriptedPythonServer()
+        let silent = try ScriptedPythonServer()
+        let transport = CurlEventTransport()
+        _ = try await transport.send(Self.request(kept.url("/status/200")))
+        let stalled = CurlEventTransport(resourceTimeout: .seconds(20))
+        let silentURL = silent.url("/silent")
+        let held = (0..<40).map { _ in Task { try? await stalled.send(Self.request(silentURL)) } }
+        defer { for task in held { task.cancel() } }
+        // Until the silent server has read all forty (each probe is one more request on its own kept connection).
+        var seen = 0
+        for _ in 0..<2000 where seen < 41 {
+            let probe = try await transport.send(Self.request(silent.url("/status/200")))
+            seen = Int(probe.value(forHeader: "x-requests") ?? "") ?? 0
+        }
+        #expect(seen >= 41)
+        let last = try await transport.send(Self.request(kept.url("/status/200")))
+        #expect(last.value(forHeader: "x-connections") == "1")
     }
 
     @Test("Kept connections the server closed without saying so: every request is answered")
@@ -151,6 +173,9 @@ struct CurlEventTransportTests {
             ("/lying-chunked", .closedEarly),
             ("/reset", .reset),
             ("/huge-head", .protocolViolation),
+            ("/huge-line", .protocolViolation),
+            ("/bad-chunk", .protocolViolation),
+            ("/reset-in-head", .reset),
         ])
     func hostileAnswers(path: String, reason: CurlEventTransportError.Reason) async throws {
         let server = try ScriptedPythonServer()
@@ -232,6 +257,22 @@ struct CurlEventTransportTLSTests {
         let url = URL(string: "https://localhost:\(server.port)/status/200")!
         let error = await CurlEventTransportTests.failure(transport, url)
         #expect(error?.reason == .certificate)
+    }
+
+    @Test(
+        "Over TLS too: a reset inside the head is a reset, a close there closedEarly, a 1 MiB line a protocol violation"
+    )
+    func hostileOverTLS() async throws {
+        let certificates = try TestCertificates.shared.get()
+        let server = try ScriptedPythonServer(
+            certificate: certificates.serverCertificate, key: certificates.serverKey)
+        let transport = CurlEventTransport(resourceTimeout: .seconds(10), caBundlePath: certificates.authority)
+        #expect(await CurlEventTransportTests.failure(transport, server.url("/reset-in-head"))?.reason == .reset)
+        // A close without close_notify inside the head.
+        #expect(
+            await CurlEventTransportTests.failure(transport, server.url("/close-after-status"))?.reason == .closedEarly)
+        #expect(
+            await CurlEventTransportTests.failure(transport, server.url("/huge-line"))?.reason == .protocolViolation)
     }
 
     @Test("A plain HTTP server asked for TLS: notTLS, and the description names http://")

@@ -50,7 +50,7 @@ enum PortingGuideSnippets {
         Falcon.shared = FalconClient(
             dependencies: FalconClientDependencies(
                 executor: FalconDispatchQueueExecutor(queue: .main),  // the default on Apple platforms, as on iOS
-                beaconTransport: URLSessionBeaconTransport(),  // FalconCoreURLSession; needed on Linux only
+                beaconTransport: URLSessionBeaconTransport(),  // FalconCoreURLSession; optional (Linux: libcurl)
                 overlayPresenter: MyOverlayPresenter()  // without it every overlay fails with noPresenter
             )
         )
@@ -131,7 +131,7 @@ enum PortingGuideSnippets {
             config.apiHost = "api.binoban.io"
             config.flushAt = 20
             config.flushInterval = 30
-            config.transport = URLSessionEventTransport()  // BinobanCoreURLSession; the default on Apple platforms
+            config.transport = URLSessionEventTransport()  // BinobanCoreURLSession; optional (Linux: libcurl)
         }
 
         binoban.track(name: "purchase", properties: ["item": "shoes", "price": "49.99"])

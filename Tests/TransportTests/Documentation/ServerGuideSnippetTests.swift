@@ -1,5 +1,4 @@
 import BinobanCore
-import BinobanCoreURLSession
 import FalconCore
 import Foundation
 import LoopbackHTTP
@@ -12,7 +11,6 @@ import Testing
 private func makeAnalytics(apiKey: String, apiHost: String, dataDirectory: URL) -> Binoban {
     BinobanFactory.shared.create(apiKey: apiKey, sourceIdentifier: "orders-service") { config in
         config.apiHost = apiHost  // "api.binoban.io"
-        config.transport = URLSessionEventTransport()
         config.storageDirectory = dataDirectory.appendingPathComponent("binoban", isDirectory: true)
         config.startsAutomatically = false  // the server's task group runs it (section 4)
         config.flushAt = 100  // a busy server sends bigger batches

@@ -184,11 +184,7 @@ extension TransportSubject {
         trustsCustomCA: true,
         boundsAnswerMemory: true,
         waitsWithoutCPU: true,
-        trapsOn: { _ in false },
-        knownIssues: [
-            "a chunk size line that is not hex": "closedEarly (curl 56) instead of protocolViolation",
-            "one header line of 1 MiB": "other (curl 27, out of memory) instead of protocolViolation",
-        ]
+        trapsOn: { _ in false }
     )
     #endif
 

@@ -12,7 +12,7 @@ import Foundation
 /// own (`Scripts/real-ingest/`), driven by `Scripts/real-ingest/compare.py` beside segment-analytics-python.
 ///
 /// The instance is the default configuration a server user creates: the API key, the source, `apiHost` from
-/// ``RealIngestSettings``, `URLSessionEventTransport()` and a fresh storage directory; nothing else is set. One
+/// ``RealIngestSettings``, the platform's default transport (`BENCH_TRANSPORT=urlsession` for URLSession) and a fresh storage directory; nothing else is set. One
 /// producer tracks at a steady rate (``PacedProducer``) or in a tight-loop burst, calls no flush, and the run
 /// waits until the ingest's progress file says it holds every event (or patience runs out). The CPU figure is
 /// this process's (`getrusage`, user + system, every thread) from before the instance was created until the
@@ -31,7 +31,7 @@ enum RealIngestRun {
         let start = Date().timeIntervalSince1970
         var configuration = Configuration(apiKey: "BENCH_KEY", sourceIdentifier: "bench-source")
         configuration.apiHost = settings.apiHost
-        configuration.transport = URLSessionEventTransport()
+        BenchTransport.configure(&configuration)
         configuration.storageDirectory = directory.url
         configuration.errorHandler = { reports.record($0) }
         let binoban = Binoban.create(configuration: configuration)

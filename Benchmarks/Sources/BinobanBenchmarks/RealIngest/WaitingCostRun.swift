@@ -27,7 +27,7 @@ enum WaitingCostRun {
         let directory = TemporaryDirectory()
         var configuration = Configuration(apiKey: "BENCH_KEY", sourceIdentifier: "bench-source")
         configuration.apiHost = host
-        configuration.transport = URLSessionEventTransport()
+        BenchTransport.configure(&configuration)
         configuration.storageDirectory = directory.url
         let binoban = Binoban.create(configuration: configuration)
         try? await Task.sleep(for: .seconds(1))
@@ -41,7 +41,9 @@ enum WaitingCostRun {
                     try? await Task.sleep(for: .milliseconds(100))
                 }
             }
-            print("waiting-cost: \(phase): answered after \(format(wall)) s, process CPU \(format(cpu * 1000)) ms")
+            print(
+                "waiting-cost (\(BenchTransport.name)): \(phase): answered after \(format(wall)) s, process CPU \(format(cpu * 1000)) ms"
+            )
         }
         let (cpu, wall) = await measure { try? await Task.sleep(for: .seconds(idleSeconds)) }
         print("waiting-cost: idle instance: \(format(wall)) s, process CPU \(format(cpu * 1000)) ms")

@@ -3,25 +3,28 @@ import Foundation
 /// `Tests/Fixtures/CurlTransport/scripted_server.py`, run as a child process on 127.0.0.1: an HTTP/1.1 server
 /// (plain, or TLS with a given certificate) whose answer each request's path chooses. The script's docstring lists
 /// the paths. It ends when this object is released (its standard input closes).
-final class ScriptedPythonServer {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public final class ScriptedPythonServer {
+    /// Why the server or the certificates could not be set up.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public var description: String
     }
 
     /// The main listener's port.
-    let port: UInt16
+    public let port: UInt16
     /// A second listener (another origin) with the same answers; the target of `/redirect`.
-    let otherPort: UInt16
+    public let otherPort: UInt16
     /// A listener that never accepts: connections complete in its backlog and hear nothing.
-    let silentPort: UInt16
-    let scheme: String
+    public let silentPort: UInt16
+    /// `https` with a certificate, else `http`.
+    public let scheme: String
     private let process = Process()
     private let input = Pipe()
 
     /// Starts the script; with `certificate` and `key` (PEM files) it speaks TLS.
-    init(certificate: String? = nil, key: String? = nil) throws {
+    public init(certificate: String? = nil, key: String? = nil) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/CurlTransport/scripted_server.py")
+            .appendingPathComponent("Fixtures/CurlTransport/scripted_server.py")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var arguments = ["python3", script.path]
         if let certificate, let key { arguments += ["--cert", certificate, "--key", key] }
@@ -54,18 +57,23 @@ final class ScriptedPythonServer {
     }
 
     /// The main listener's URL for `path`, by IP address.
-    func url(_ path: String) -> URL { URL(string: "\(scheme)://127.0.0.1:\(port)\(path)")! }
+    public func url(_ path: String) -> URL { URL(string: "\(scheme)://127.0.0.1:\(port)\(path)")! }
 }
 
 /// A throwaway certificate authority and a server certificate it signed for 127.0.0.1 only, made with the
 /// `openssl` command line once per test process; and a second, unrelated authority for "wrong CA" cases.
-struct TestCertificates: Sendable {
-    let authority: String
-    let otherAuthority: String
-    let serverCertificate: String
-    let serverKey: String
+public struct TestCertificates: Sendable {
+    /// The throwaway CA (PEM) that signed ``serverCertificate``.
+    public let authority: String
+    /// An unrelated CA (PEM): trusting it alone must refuse the server.
+    public let otherAuthority: String
+    /// The server's certificate (PEM), for the address 127.0.0.1 only.
+    public let serverCertificate: String
+    /// The server certificate's private key (PEM).
+    public let serverKey: String
 
-    static let shared: Result<TestCertificates, ScriptedPythonServer.Failure> = make()
+    /// The process's certificates, made at first use.
+    public static let shared: Result<TestCertificates, ScriptedPythonServer.Failure> = make()
 
     private static func make() -> Result<TestCertificates, ScriptedPythonServer.Failure> {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -118,7 +126,7 @@ struct TestCertificates: Sendable {
 
 extension ScriptedPythonServer {
     /// A port on 127.0.0.1 that nothing listens on: bound by a socket that is closed at once.
-    static func boundPort() throws -> UInt16 {
+    public static func boundPort() throws -> UInt16 {
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         probe.arguments = [
@@ -136,3 +144,7 @@ extension ScriptedPythonServer {
         return port
     }
 }
+
+/// Owned by one test: its process and pipes are not shared across tasks.
+@available(*, unavailable)
+extension ScriptedPythonServer: Sendable {}
