@@ -133,6 +133,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MARK: A helper process for the transport tests (not a product): sends requests through one transport and
+        // reports how each ended and what the last one cost, so that a transport that traps takes only it down
+        .executableTarget(
+            name: "TransportProbe",
+            dependencies: ["BinobanCore", "BinobanCoreURLSession", "FalconCore", "FalconCoreURLSession"],
+            path: "Tests/TransportProbe",
+            swiftSettings: strictSettings
+        ),
+
         // MARK: Tests
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "SDKCoreCommonTests", dependencies: ["SDKCoreCommon"], swiftSettings: strictSettings),
@@ -154,8 +163,10 @@ let package = Package(
             name: "TransportTests",
             dependencies: [
                 "FalconCore", "FalconCoreURLSession", "BinobanCore", "BinobanCoreURLSession", "BinobanCoreTesting",
-                "LoopbackHTTP", "TestSupport", "URLSessionTransportSupport",
+                "LoopbackHTTP", "TestSupport", "URLSessionTransportSupport", "TransportProbe",
             ],
+            // The hostile peer's Python script, which the tests run from its place in the source tree.
+            exclude: ["Support/hostile_peer.py"],
             swiftSettings: strictSettings
         ),
     ]

@@ -12,8 +12,9 @@ public import Foundation
 ///
 /// It sends the request's method, headers and body exactly as the core built them and returns the status
 /// and response headers of whatever HTTP answer arrives, 2xx to 5xx alike; redirects are not followed (a
-/// `3xx` is returned as it is), cookies are neither stored nor sent, and at most 64 KiB of the answer's body
-/// is read (none of it is kept). Connections are kept for the next upload; a request that meets a kept
+/// `3xx` is returned as it is), cookies are neither stored nor sent, and the answer is its head: its body is
+/// read only when the head declares at most 64 KiB (to keep the connection), and none of it is kept.
+/// Connections are kept for the next upload; a request that meets a kept
 /// connection the server has just closed starts over, whole, on a fresh one. It throws
 /// ``URLSessionEventTransportError`` only when no HTTP answer arrived: connection refused, timeout, TLS
 /// failure, a connection that closed early. It never logs, and its errors never contain the URL, headers

@@ -12,7 +12,8 @@ public import Foundation
 ///
 /// It sends the request's method, headers and JSON body exactly as the core built them and returns the
 /// status of whatever HTTP answer arrives (a `3xx` is returned, not followed). Cookies are neither stored
-/// nor sent, nothing is cached, at most 64 KiB of the answer's body is read, and nothing is logged; its errors
+/// nor sent, nothing is cached, the answer is its head (a body is read only when it declares at most 64 KiB),
+/// and nothing is logged; its errors
 /// carry no URL or body. Connections are kept for the next beacon. It throws
 /// ``URLSessionBeaconTransportError`` only when no HTTP answer arrived. The core ignores both outcomes, so
 /// a server that is down or answers `500` changes nothing the host can see.

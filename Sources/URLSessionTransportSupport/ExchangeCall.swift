@@ -57,6 +57,21 @@ final class ExchangeCall: Sendable {
         }
     }
 
+    /// Feeds the head of `attempt`'s answer to the machine; `true` when the body is to be read, `false` when the
+    /// head was the answer and the attempt has been stopped (or the request was already over).
+    func headArrived(_ response: URLResponse, attempt: Int) -> Bool {
+        guard case .success(let answer) = URLSessionExchange.Answer.of(response) else {
+            // Not an HTTP answer: the task's completion reports it.
+            return true
+        }
+        let http = response as? HTTPURLResponse
+        let encoding = http?.value(forHTTPHeaderField: "Content-Encoding")?.lowercased()
+        let declared = response.expectedContentLength
+        let length = declared >= 0 && (encoding == nil || encoding == "identity") ? Int(declared) : nil
+        handle(.receivedHead(attempt: attempt, answer, declaredBodyLength: length))
+        return !machine.withLock { $0.isFinished }
+    }
+
     /// Feeds one input to the machine and performs what it returns.
     func handle(_ input: ExchangeCallMachine<Waiter>.Input) {
         for action in machine.withLock({ $0.handle(input) }) {

@@ -5,8 +5,8 @@ import FoundationNetworking
 #endif
 
 /// The life of one request sent through ``URLSessionExchange``: the caller waits once and is resumed exactly
-/// once, by whichever comes first of the answer, the caller's cancellation, the request's wall-clock deadline,
-/// an answer body past its limit, and a second re-send.
+/// once, by whichever comes first of the answer (its head, or its end when its body is short), the caller's
+/// cancellation, the request's wall-clock deadline, an answer body past its limit, and a second re-send.
 ///
 /// Rules:
 /// - The caller is resumed once; every later input is ignored (URLSession reports the completion of a task the
@@ -19,13 +19,20 @@ import FoundationNetworking
 ///   timeout (Docs/Decisions/0307). A second attempt that meets the same fails with `connectionLost`.
 /// - A cancellation that arrives before the caller starts waiting is kept, and resumes the caller as soon as it
 ///   waits; no attempt starts.
-/// - The answer's body is never used, so it is counted, not kept: past ``answerBodyLimit`` bytes the caller
-///   gets the status and headers that arrived, and the attempt is stopped.
+/// - The answer's body is never used. Once the head is in, the caller gets it at once and the attempt is
+///   stopped, unless the head declares a body of at most ``answerBodyLimit`` bytes that is not content-encoded:
+///   such a body is let through, so that the connection can be kept, and the caller waits for its end
+///   (Docs/Decisions/0313). FoundationNetworking reads and queues body bytes for the delegate as fast as they
+///   arrive, so stopping when the head is in is what keeps an endless or huge answer out of memory.
+/// - A body that is let through is counted, never kept: past ``answerBodyLimit`` bytes (a lying server, a
+///   decoded body larger than its declared length) the caller gets the status and headers, and the attempt is
+///   stopped.
 /// - A deadline or a cancellation stops the attempt: nothing keeps running for a caller that has gone.
 ///
 /// The machine does no I/O and reads no clock; ``ExchangeCall`` holds it under a lock and performs its actions.
 package struct ExchangeCallMachine<Waiter> {
-    /// How many bytes of an answer's body are read before the answer is taken as complete: 64 KiB.
+    /// The largest answer body that is read (to keep the connection) rather than cut off when the head is in, and
+    /// the most body bytes counted before the answer is taken as complete: 64 KiB.
     package static var answerBodyLimit: Int { 64 * 1024 }
     /// How many attempts a request gets when libcurl wants to re-send one: the first and one more.
     package static var maxAttempts: Int { 2 }
@@ -48,6 +55,9 @@ package struct ExchangeCallMachine<Waiter> {
         case started(Waiter)
         /// The calling task was cancelled.
         case callerCancelled
+        /// The head of `attempt`'s answer is in: its status and headers, and the length of its body when the head
+        /// declares one that is not content-encoded (`nil`: unknown, chunked, read to the close, or encoded).
+        case receivedHead(attempt: Int, URLSessionExchange.Answer, declaredBodyLength: Int?)
         /// `byteCount` more bytes of the answer's body arrived for `attempt`.
         case receivedBody(attempt: Int, byteCount: Int)
         /// libcurl wants to send `attempt` again from its first byte.
@@ -96,6 +106,18 @@ package struct ExchangeCallMachine<Waiter> {
         case (.waiting(let waiter, let attempt, _), .callerCancelled):
             state = .finished
             return [.stopAttempt(attempt), .resume(waiter, .failure(CancellationError()))]
+        case (.waiting(let waiter, let attempt, _), .receivedHead(let reported, let answer, let length))
+        where reported == attempt:
+            if answer.statusCode < 200 {
+                // An interim answer (`100 Continue`) is not the answer; the final one follows.
+                return []
+            }
+            if let length, length <= Self.answerBodyLimit {
+                // A short body is read to its end: the connection stays usable for the next request.
+                return []
+            }
+            state = .finished
+            return [.stopAttempt(attempt), .resume(waiter, .success(answer))]
         case (.waiting(let waiter, let attempt, let bodyBytes), .receivedBody(let reported, let byteCount))
         where reported == attempt:
             let total = bodyBytes + byteCount
@@ -120,7 +142,7 @@ package struct ExchangeCallMachine<Waiter> {
             state = .finished
             let timedOut = URLSessionTransportFailure(.urlError(.timedOut))
             return [.stopAttempt(attempt), .resume(waiter, .failure(timedOut))]
-        case (.waiting, .receivedBody), (.waiting, .resendRequested), (.waiting, .completed):
+        case (.waiting, .receivedHead), (.waiting, .receivedBody), (.waiting, .resendRequested), (.waiting, .completed):
             // Reports about an attempt that was stopped: its task's last words.
             return []
         case (.waiting(let waiter, let attempt, _), .started(let second)):
@@ -135,10 +157,10 @@ package struct ExchangeCallMachine<Waiter> {
             // Reports that arrive after the caller was resumed: the task's completion after a stop, a deadline
             // after the answer, a second cancellation.
             return []
-        case (.notStarted, .receivedBody), (.notStarted, .resendRequested), (.notStarted, .completed),
-            (.notStarted, .deadlinePassed), (.cancelledBeforeStart, .receivedBody),
-            (.cancelledBeforeStart, .resendRequested), (.cancelledBeforeStart, .completed),
-            (.cancelledBeforeStart, .deadlinePassed):
+        case (.notStarted, .receivedHead), (.notStarted, .receivedBody), (.notStarted, .resendRequested),
+            (.notStarted, .completed), (.notStarted, .deadlinePassed), (.cancelledBeforeStart, .receivedHead),
+            (.cancelledBeforeStart, .receivedBody), (.cancelledBeforeStart, .resendRequested),
+            (.cancelledBeforeStart, .completed), (.cancelledBeforeStart, .deadlinePassed):
             // No attempt starts before the caller waits, so none can report before then.
             return []
         }

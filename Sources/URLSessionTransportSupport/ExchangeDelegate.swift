@@ -13,7 +13,9 @@ import FoundationNetworking
 /// - A request for the body from its first byte means libcurl is about to re-send the attempt on a fresh
 ///   connection, which FoundationNetworking would do without the body (Docs/Decisions/0307): the request starts
 ///   over instead.
-/// - The answer's body is counted, never kept.
+/// - When the head of an answer is in, the request decides whether the body is read: a short declared body is
+///   (the connection is kept), anything else is not (the task is cancelled, so FoundationNetworking queues no
+///   more of it; ``ExchangeCallMachine``). A body that is read is counted, never kept.
 final class ExchangeDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// Where a re-send's restart runs: a serial queue of its own, served even when the global queues are busy.
     private static let restarts = DispatchQueue(label: "sdk-core.urlsession-exchange.restarts")
@@ -60,6 +62,21 @@ final class ExchangeDelegate: NSObject, URLSessionDataDelegate, Sendable {
         if let (call, attempt) = attempt(of: task) {
             ExchangeDelegate.restarts.async { call.handle(.resendRequested(attempt: attempt)) }
         }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard let (call, attempt) = attempt(of: dataTask) else {
+            completionHandler(.cancel)
+            return
+        }
+        // FoundationNetworking on Linux ignores the disposition and keeps reading; the call stops the task itself
+        // when it takes the head as the answer. Apple platforms honour it.
+        completionHandler(call.headArrived(response, attempt: attempt) ? .allow : .cancel)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -12,7 +12,9 @@ import FoundationNetworking
 ///   connection, not per request), and starts over once on a fresh connection when a kept one turns out to be
 ///   closed before any answer byte (``ExchangeCallMachine``);
 /// - is answered by its first answer: a `3xx` is returned as it is, never followed;
-/// - reads at most ``ExchangeCallMachine/answerBodyLimit`` bytes of the answer's body and keeps none of them;
+/// - takes the answer's head as the answer and stops there, unless the head declares a body of at most
+///   ``ExchangeCallMachine/answerBodyLimit`` bytes, which is read to its end so that the connection can be kept;
+///   no body byte is kept;
 /// - ends by its wall-clock deadline (`resourceTimeout`) whatever the server does, on Linux too, and at once
 ///   when the calling task is cancelled;
 /// - stores and sends no cookies, and is neither cached nor logged.

@@ -45,6 +45,11 @@ REPRODUCE (from the repository root; Linux, root for unshare, python3 >= 3.11, o
       --python --rounds 3 \
       --scenarios tls-200,tls-2000,http-2000,http-burst,http-burst+python-writes,http-burst+busy \
       --json results.jsonl | tee compare.txt
+  # the transports of one build side by side: @urlsession sets BENCH_TRANSPORT=urlsession, without it the run
+  # uses the platform's default (the libcurl transport on Linux; RealIngest/BenchTransport.swift)
+  python3 Benchmarks/Scripts/real-ingest/compare.py \
+      --sdk urlsession=Benchmarks/.build/release/BinobanBenchmarks@urlsession \
+      --sdk curl=Benchmarks/.build/release/BinobanBenchmarks --python --rounds 3 --scenarios tls-2000
   # a quick check (10 s rows, 20 000-event burst, one round)
   python3 Benchmarks/Scripts/real-ingest/compare.py --sdk new=Benchmarks/.build/release/BinobanBenchmarks \
       --python --rounds 1 --seconds 10 --burst-events 20000 --scenarios tls-200,http-burst
@@ -245,6 +250,8 @@ def run_one(scenario, client, arguments, files, scratch):
             "REAL_INGEST_PATIENCE": str(int(arguments.patience)),
             "REAL_INGEST_LIMIT": str(int(limit)),
         })
+        if client.get("transport"):
+            environment["BENCH_TRANSPORT"] = client["transport"]
         command = [client["binary"]]
         if scenario.tls:
             # The bundle over the system bundle's path, in this process's private mount namespace only.
@@ -438,8 +445,9 @@ def print_saved(path, arguments):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sdk", action="append", default=[], metavar="LABEL=BINARY",
-                        help="a release build of the benchmark package's BinobanBenchmarks (repeatable)")
+    parser.add_argument("--sdk", action="append", default=[], metavar="LABEL=BINARY[@TRANSPORT]",
+                        help="a release build of the benchmark package's BinobanBenchmarks (repeatable); @TRANSPORT "
+                             "sets its BENCH_TRANSPORT (@urlsession; without it, the platform's default transport)")
     parser.add_argument("--python", action="store_true", help="also run segment-analytics-python")
     parser.add_argument("--python-version", default="2.4.0")
     parser.add_argument("--python-queue", type=int, default=200_000, help="its max_queue_size in bursts")
@@ -465,9 +473,11 @@ def main():
     clients = []
     for item in arguments.sdk:
         label, _, binary = item.partition("=")
+        binary, _, transport = binary.partition("@")
         if not binary or not os.access(binary, os.X_OK):
-            raise SystemExit("--sdk wants LABEL=BINARY with an executable binary: %r" % item)
-        clients.append({"kind": "sdk", "label": label, "binary": os.path.abspath(binary)})
+            raise SystemExit("--sdk wants LABEL=BINARY[@TRANSPORT] with an executable binary: %r" % item)
+        clients.append({"kind": "sdk", "label": label, "binary": os.path.abspath(binary),
+                        "transport": transport or None})
     scenarios = [Scenario(token.strip(), arguments) for token in arguments.scenarios.split(",") if token.strip()]
     os.makedirs(arguments.scratch, exist_ok=True)
     files = {}

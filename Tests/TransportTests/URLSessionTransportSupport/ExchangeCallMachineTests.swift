@@ -82,10 +82,47 @@ struct ExchangeCallMachineTests {
         #expect(names(machine.handle(.deadlinePassed)) == ["stop 1", "resume a timedOut"])
     }
 
+    @Test(
+        "a head without a short declared body is the answer: the caller gets it and the attempt stops at once",
+        arguments: [nil, Machine.answerBodyLimit + 1, 2_000 * 1024 * 1024])
+    func headIsTheAnswer(declaredBodyLength: Int?) {
+        var machine = Machine()
+        _ = machine.handle(.started("a"))
+        let head = Machine.Input.receivedHead(attempt: 1, Self.answer, declaredBodyLength: declaredBodyLength)
+        #expect(names(machine.handle(head)) == ["stop 1", "resume a 202"])
+        #expect(machine.isFinished)
+        // The stopped task's body and completion change nothing.
+        #expect(names(machine.handle(.receivedBody(attempt: 1, byteCount: 1_000_000))).isEmpty)
+        let cancelled = URLSessionTransportFailure(.urlError(.cancelled))
+        #expect(names(machine.handle(.completed(attempt: 1, .failure(cancelled)))).isEmpty)
+    }
+
+    @Test(
+        "a short declared body is read to its end (the connection stays usable); its completion is the answer",
+        arguments: [0, 17, Machine.answerBodyLimit])
+    func shortBodyIsRead(declaredBodyLength: Int) {
+        var machine = Machine()
+        _ = machine.handle(.started("a"))
+        let head = Machine.Input.receivedHead(attempt: 1, Self.answer, declaredBodyLength: declaredBodyLength)
+        #expect(names(machine.handle(head)).isEmpty)
+        #expect(!machine.isFinished)
+        #expect(names(machine.handle(.completed(attempt: 1, .success(Self.answer)))) == ["resume a 202"])
+    }
+
+    @Test("the head of a stopped attempt changes nothing")
+    func headOfAStoppedAttempt() {
+        var machine = Machine()
+        _ = machine.handle(.started("a"))
+        _ = machine.handle(.resendRequested(attempt: 1))
+        #expect(names(machine.handle(.receivedHead(attempt: 1, Self.answer, declaredBodyLength: nil))).isEmpty)
+        #expect(!machine.isFinished)
+    }
+
     @Test("past 64 KiB of answer body the caller gets the answer so far and the attempt stops")
     func bodyLimit() {
         var machine = Machine()
         _ = machine.handle(.started("a"))
+        _ = machine.handle(.receivedHead(attempt: 1, Self.answer, declaredBodyLength: 10))
         let limit = Machine.answerBodyLimit
         #expect(names(machine.handle(.receivedBody(attempt: 1, byteCount: limit - 1))).isEmpty)
         #expect(names(machine.handle(.receivedBody(attempt: 1, byteCount: 1))).isEmpty)
