@@ -110,8 +110,9 @@ struct BinobanBacklogCommandTests {
             return stored
         }
         #expect(reported >= 400)
+        // Usually the kill leaves an open batch; a kill between closing one batch and the next append leaves none,
+        // so the test does not require one.
         let before = try snapshot(directory.url)
-        #expect(before.keys.contains { $0.hasSuffix(".open") }, "\(before.keys.sorted())")
 
         let exported = try await SDKCoreProcess.run(
             ["binoban", "backlog", "export", "--storage", directory.url.path, "--source", "S"])
