@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import BinobanCore
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -56,6 +57,7 @@ enum OneAtATimeRun {
         // inside it, as it would be in a process that goes on.
         sleep(untilMonotonic: end)
         let after = Usage.now()
+        if environment("BENCH_VERBOSE") != nil { printThreadSwitches() }
         let statistics = binoban?.statistics
         if let binoban { _ = await binoban.shutdown(gracePeriod: .seconds(5)) }
         directory.remove()
@@ -69,6 +71,21 @@ enum OneAtATimeRun {
         line += ", switches \(format(Double(switches) / Double(max(1, events))))"
         if let statistics { line += "; stored \(statistics.storedEvents), uploaded \(statistics.uploadedEvents)" }
         print(line + "  (load \(loadAverage()))")
+    }
+
+    /// Each thread's name and context switches so far (Linux), to see which threads wake.
+    static func printThreadSwitches() {
+        #if os(Linux)
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return }
+        for task in tasks.sorted() {
+            let base = "/proc/self/task/\(task)/"
+            let name = (try? String(contentsOfFile: base + "comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
+            let status = (try? String(contentsOfFile: base + "status", encoding: .utf8)) ?? ""
+            let switches = status.split(separator: "\n").filter { $0.contains("ctxt_switches") }
+                .map { $0.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+            print("  thread \(task) \(name ?? "?"): switches voluntary/involuntary \(switches.joined(separator: "/"))")
+        }
+        #endif
     }
 
     /// Process CPU time and context switches, from `getrusage`.
