@@ -155,7 +155,7 @@ enum BinobanAssembly {
 
     private static func makeDriver<C: Clock>(parts: PipelineParts, clock: C) -> any PipelineControl
     where C.Duration == Duration {
-        PipelineLoop(parts: parts, clock: clock)
+        PipelineLoop(parts: parts, clock: PipelineClock(clock))
     }
 
     /// Time on `clock` since now, read by the error reporter and the backlog's age.

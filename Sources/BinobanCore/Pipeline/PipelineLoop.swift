@@ -8,45 +8,44 @@
 /// clocks; on any other clock, such as a test's manual clock, a sleeping task wakes it). A turn takes everything
 /// pending. Figures are published when they changed. When events come one at a time the loop gathers a few
 /// milliseconds of them into one turn (``gatherWindow``, Docs/Decisions/0218).
-actor PipelineLoop<C: Clock>: PipelineControl where C.Duration == Duration {
+actor PipelineLoop: PipelineControl {
+    typealias Input = PipelineInput<PipelineInstant>
+
     /// How long the loop waits for more events after the intake's signal woke it from an idle park: a thread
     /// wake-up costs more than the work of one event, so at a few hundred events a second the loop wakes about
     /// once per several events; the first event of a group reaches storage this much later (Decision 0218).
     static var gatherWindow: Duration { .milliseconds(5) }
 
     private let parts: PipelineParts
-    private let clock: C
+    private let clock: PipelineClock
     /// The thread the loop and the default storage run on.
     nonisolated let thread: LoopThread
     nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
-    private let inbox: LoopInbox<C.Instant>
+    private let inbox: LoopInbox<PipelineInstant>
     /// What the control calls share with the loop, under a lock: they never enter the actor, so a parked loop
     /// (which blocks its thread) is never asked to run their jobs.
-    private let control = LockedValue(LoopControl<C.Instant>())
-    /// Whether `clock` is a real clock, whose deadlines the thread's park can time (else ``timer`` sleeps on it).
-    private let realTime: Bool
-    private var machine: PipelineMachine<C.Instant>
+    private let control = LockedValue(LoopControl<PipelineInstant>())
+    private var machine: PipelineMachine<PipelineInstant>
     private var storage: (any BinobanEventStorage)?
     private var buffer: WriteStageBuffer?
     /// Batches read for sending, and the requests in flight.
     private var held: [BinobanBatchID: BinobanStoredBatch] = [:]
     private var uploads: [BinobanBatchID: Task<Void, Never>] = [:]
     /// The deadline the loop waits for (the machine's next one), and the last one it acted on.
-    private var deadline: C.Instant?
-    private var firedDeadline: C.Instant?
+    private var deadline: PipelineInstant?
+    private var firedDeadline: PipelineInstant?
     /// On a clock other than the real ones: a task sleeping until ``deadline`` that then wakes the thread.
-    private var timer = DeadlineTimer<C>()
+    private var timer = DeadlineTimer()
     private var outputs: PipelineOutputs
     /// What was published last, to publish only changes.
-    private var published: (statistics: BinobanStatistics, oldest: C.Instant?)?
+    private var published: (statistics: BinobanStatistics, oldest: PipelineInstant?)?
     private var finished = false
 
-    init(parts: PipelineParts, clock: C) {
+    init(parts: PipelineParts, clock: PipelineClock) {
         self.parts = parts
         self.clock = clock
         thread = LoopThread(label: "binoban.loop.\(parts.instanceId)")
         inbox = LoopInbox(thread: thread)
-        realTime = C.self == ContinuousClock.self || C.self == SuspendingClock.self
         machine = PipelineMachine(rules: parts.rules, settings: parts.intake.settings)
         outputs = PipelineOutputs(parts: parts)
     }
@@ -75,7 +74,7 @@ actor PipelineLoop<C: Clock>: PipelineControl where C.Duration == Duration {
     nonisolated func shutdown(deadline: Duration) async -> BinobanFlushResult {
         await start()
         let (waiters, intake, inbox, id) = (parts.waiters, parts.intake, inbox, parts.waiters.makeID())
-        let stopAt = clock.now.advanced(by: deadline)
+        let stopAt = clock.now().advanced(by: deadline)
         // The ticket goes in before the intake closes, so the final flush covers every accepted event; the caller's
         // cancellation does not shorten it (a service is usually stopped from a cancelled task).
         let result = await waiters.waitIgnoringCancellation(id: id) {
@@ -116,12 +115,12 @@ actor PipelineLoop<C: Clock>: PipelineControl where C.Duration == Duration {
     }
 
     nonisolated func timeUntilNextDeadline() async -> Duration? {
-        control.withLock { $0.deadline }.map { max(.zero, clock.now.duration(to: $0)) }
+        control.withLock { $0.deadline }.map { max(.zero, clock.now().duration(to: $0)) }
     }
 
     /// Whether the pipeline has nothing to do but wait (asked as the loop parks).
     private var isQuiet: Bool {
-        let due = deadline.map { clock.now >= $0 && $0 != firedDeadline } ?? false
+        let due = deadline.map { clock.now() >= $0 && $0 != firedDeadline } ?? false
         return finished
             || (uploads.isEmpty && machine.isQuiet && !parts.intake.hasWork && !due && !inbox.holdsWork)
     }
@@ -138,7 +137,7 @@ actor PipelineLoop<C: Clock>: PipelineControl where C.Duration == Duration {
         control.withLock { $0.waiters.opened() }
         while !finished {
             var inputs = inbox.take()
-            if let deadline, deadline != firedDeadline, clock.now >= deadline {
+            if let deadline, deadline != firedDeadline, clock.now() >= deadline {
                 firedDeadline = deadline
                 inputs.append(.timerFired)
             }
@@ -161,15 +160,15 @@ actor PipelineLoop<C: Clock>: PipelineControl where C.Duration == Duration {
             if quiet { control.waiters.quietened() }
         }
         var until: ContinuousClock.Instant?
-        if realTime {
-            until = deadline.map { ContinuousClock.now.advanced(by: clock.now.duration(to: $0)) }
+        if clock.realTime {
+            until = deadline.map { clock.continuousInstant(of: $0) }
         } else {
-            timer.set(deadline, on: clock) { [thread] _ in thread.wake() }
+            timer.set(deadline, on: clock) { [thread] in thread.wake() }
         }
         thread.park(until: until)
         // Woken by the intake alone from an idle park: gather what comes in the next few milliseconds into the
         // same turn (the intake does not signal again until it is drained, so callers pay no wake-up meanwhile).
-        if realTime, machine.writeStage == .idle, inbox.holdsOnlyIntakeWork {
+        if clock.realTime, machine.writeStage == .idle, inbox.holdsOnlyIntakeWork {
             var gatherUntil = ContinuousClock.now.advanced(by: Self.gatherWindow)
             if let until { gatherUntil = min(gatherUntil, until) }
             thread.park(until: gatherUntil, holdingSignals: true)
@@ -178,7 +177,7 @@ actor PipelineLoop<C: Clock>: PipelineControl where C.Duration == Duration {
 
     /// Feeds inputs to the machine and performs the actions each yields, feeding their results back, until
     /// nothing follows.
-    private func turn(_ initial: [PipelineInput<C.Instant>]) async {
+    private func turn(_ initial: [Input]) async {
         control.withLock { $0.turns += 1 }
         var inputs = initial
         var next = 0
@@ -187,14 +186,14 @@ actor PipelineLoop<C: Clock>: PipelineControl where C.Duration == Duration {
             next += 1
             if case .answered(let id, _, _, _) = input { uploads[id] = nil }
             if case .noAnswer(let id, _) = input { uploads[id] = nil }
-            for action in machine.handle(input, at: clock.now) {
+            for action in machine.handle(input, at: clock.now()) {
                 inputs += await perform(action)
             }
             // Reports made since (by the machine or a facade call) may wait for a summary.
             if next == inputs.count, !finished, machine.summaryDeadline == nil,
                 let wait = parts.reporter.timeUntilNextDeadline
             {
-                inputs.append(.summaryPending(at: clock.now.advanced(by: wait)))
+                inputs.append(.summaryPending(at: clock.now().advanced(by: wait)))
             }
         }
     }
@@ -204,11 +203,11 @@ actor PipelineLoop<C: Clock>: PipelineControl where C.Duration == Duration {
         let oldest = machine.oldestQueuedAt
         if let published, published.statistics == snapshot, published.oldest == oldest { return }
         published = (snapshot, oldest)
-        outputs.publish(snapshot, oldestAge: oldest.map { $0.duration(to: clock.now) })
+        outputs.publish(snapshot, oldestAge: oldest.map { $0.duration(to: clock.now()) })
     }
 
     /// Performs one action; what an I/O call returned comes back as inputs for the machine.
-    private func perform(_ action: PipelineAction) async -> [PipelineInput<C.Instant>] {
+    private func perform(_ action: PipelineAction) async -> [Input] {
         switch action {
         case .takeDrain:
             if let drain = buffer?.take() { return [.drained(drain)] }
@@ -219,7 +218,7 @@ actor PipelineLoop<C: Clock>: PipelineControl where C.Duration == Duration {
             guard let storage, let events = buffer?.nextChunk() else { return [] }
             // The stages ran while the chunk was encoded: their drops are counted before the append's report.
             let drops = buffer?.takeStageDrops() ?? []
-            let result = await PipelineCalls<C.Instant>.append(events, to: storage, whenFull: whenFull)
+            let result = await PipelineCalls<PipelineInstant>.append(events, to: storage, whenFull: whenFull)
             return (drops.isEmpty ? [] : [.stageDropped(drops)]) + [logged(written(result))]
         case .discardRefused:
             buffer?.discardRefused()
@@ -228,7 +227,7 @@ actor PipelineLoop<C: Clock>: PipelineControl where C.Duration == Duration {
             return [logged(await PipelineCalls.list(storage, limit: limit))]
         case .read(let id):
             guard let storage else { return [] }
-            let (input, batch) = await PipelineCalls<C.Instant>.read(storage, id)
+            let (input, batch) = await PipelineCalls<PipelineInstant>.read(storage, id)
             if let batch { held[batch.id] = batch }
             return [logged(input)]
         case .send(let id):
@@ -265,7 +264,7 @@ actor PipelineLoop<C: Clock>: PipelineControl where C.Duration == Duration {
     }
 
     /// An I/O call's result, written to the debug log when it is on.
-    private func logged(_ input: PipelineInput<C.Instant>) -> PipelineInput<C.Instant> {
+    private func logged(_ input: Input) -> Input {
         if outputs.debugLog.isOn { outputs.debugLog.pipelineInput(input) }
         return input
     }
@@ -273,8 +272,8 @@ actor PipelineLoop<C: Clock>: PipelineControl where C.Duration == Duration {
     /// Tells the write stage what the append did, and the machine what it needs of that.
     private func written(
         _ result: Result<BinobanStorageWriteReport, BinobanStorageAppendFailure>
-    ) -> PipelineInput<C.Instant> {
-        let input: PipelineInput<C.Instant> =
+    ) -> Input {
+        let input: Input =
             buffer?.written(result) ?? .writeFailed(lost: 0, moreInDrain: false, message: "the write stage is gone")
         if let placed = buffer?.takeAwaitedPlacements(), !placed.isEmpty { outputs.deliveries.placed(placed) }
         return input
@@ -288,9 +287,9 @@ actor PipelineLoop<C: Clock>: PipelineControl where C.Duration == Duration {
         let (inbox, clock, parts, metrics, debugLog) = (inbox, clock, parts, outputs.metrics, outputs.debugLog)
         // Owned by the loop: cancelled when the shutdown deadline passes or the loop finishes.
         uploads[id] = Task.detached {
-            let started = clock.now
-            let answer = await PipelineCalls<C.Instant>.upload(batch, with: transport, parts: parts)
-            metrics?.uploadFinished(answer, after: started.duration(to: clock.now))
+            let started = clock.now()
+            let answer = await PipelineCalls<PipelineInstant>.upload(batch, with: transport, parts: parts)
+            metrics?.uploadFinished(answer, after: started.duration(to: clock.now()))
             if debugLog.isOn { debugLog.pipelineInput(answer) }
             inbox.post(answer)
         }

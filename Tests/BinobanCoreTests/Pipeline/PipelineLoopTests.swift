@@ -22,8 +22,8 @@ private actor OnLoopThread {
 @Suite("Pipeline loop: one thread, one wait")
 struct PipelineLoopTests {
     /// The loop of a harness's instance.
-    private func loop(of harness: PipelineHarness) throws -> PipelineLoop<ManualClock> {
-        try #require(harness.binoban.runtime?.driver as? PipelineLoop<ManualClock>)
+    private func loop(of harness: PipelineHarness) throws -> PipelineLoop {
+        try #require(harness.binoban.runtime?.driver as? PipelineLoop)
     }
 
     @Test("An idle instance's loop waits for its one deadline and takes no turn before it")
