@@ -70,8 +70,9 @@ struct PipelineLoopTests {
         let thread = LoopThread(label: "test.loop")
         thread.wake()
         thread.park(until: nil)
-        // Whether the wake comes before or after the park begins, the park ends.
-        DispatchQueue.global().async { thread.wake() }
+        // Whether the wake comes before or after the park begins, the park ends. The waker is a thread of its own:
+        // a dispatch queue would share the pool whose thread this park blocks.
+        Thread.detachNewThread { thread.wake() }
         thread.park(until: nil)
         thread.stop()
     }
