@@ -92,7 +92,7 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         // A parked loop is not woken for a job: the job runs once the loop's turn awaits or ends.
         let signal = state.waiting && !state.parked
         pthread_mutex_unlock(mutex)
-        if signal { pthread_cond_signal(condition) }
+        if signal { pthread_cond_broadcast(condition) }
     }
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {
@@ -102,13 +102,15 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
     // MARK: The loop's side
 
     /// Asks the loop to take a turn: ends its park now, unless the park holds signals (then at its deadline).
-    /// Called from any thread; cheap when the loop is awake (a flag under the lock, no system call).
+    /// Called from any thread; cheap when the loop is awake (a flag under the lock, no system call). Signals are
+    /// broadcast: were a park made on another thread than this executor's (a test does), the thread waiting for
+    /// jobs must not take the wake meant for it.
     func wake() {
         pthread_mutex_lock(mutex)
         state.wakeRequested = true
         let signal = state.waiting && state.parked && !state.holdsSignals
         pthread_mutex_unlock(mutex)
-        if signal { pthread_cond_signal(condition) }
+        if signal { pthread_cond_broadcast(condition) }
     }
 
     /// Blocks the calling thread (the loop's turn, on this executor) until a ``wake()`` or `deadline`; with
@@ -145,7 +147,7 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         state.stopping = true
         let signal = state.waiting
         pthread_mutex_unlock(mutex)
-        if signal { pthread_cond_signal(condition) }
+        if signal { pthread_cond_broadcast(condition) }
     }
 
     /// How often the thread has woken from its wait so far (for the tests that an idle loop sleeps).
