@@ -30,6 +30,9 @@ case "real-ingest":
 case "track-cost":
     await TrackCostRun.run(configure: TrackCostConfigurations.named(environment("BENCH_CONFIG")))
     exit(0)
+case "one-at-a-time":
+    await OneAtATimeRun.run()
+    exit(0)
 case "waiting-cost":
     await WaitingCostRun.run()
     exit(0)

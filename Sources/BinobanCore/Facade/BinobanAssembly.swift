@@ -96,12 +96,13 @@ enum BinobanAssembly {
         let durability = configuration.storageDurability
         let storageLock = configuration.storage == nil ? heldLock : nil
 
-        let openStorage: @Sendable () -> any BinobanEventStorage = {
+        let openStorage: @Sendable (any SerialExecutor) -> any BinobanEventStorage = { executor in
             if let injectedStorage { return injectedStorage }
             if let storageLock {
                 do {
                     return try makeDefaultEventStorage(
-                        lock: storageLock, limits: limits, namespace: namespace, durability: durability)
+                        lock: storageLock, limits: limits, namespace: namespace, durability: durability,
+                        executor: executor)
                 } catch {
                     fallbacks.add()
                     reporter.report(.storage, "the durable storage could not be opened (\(error)); using memory")
@@ -124,7 +125,6 @@ enum BinobanAssembly {
             ),
             keyValueStore: keyValueStore,
             openStorage: openStorage,
-            worker: StorageWorker(executor: StorageExecutor(label: "binoban.storage.worker.\(namespace)")),
             instanceId: MessageID.make(from: random),
             statistics: LockedValue(BinobanStatistics()),
             oldestQueuedAt: LockedValue(nil),
@@ -155,7 +155,7 @@ enum BinobanAssembly {
 
     private static func makeDriver<C: Clock>(parts: PipelineParts, clock: C) -> any PipelineControl
     where C.Duration == Duration {
-        PipelineDriver(parts: parts, clock: clock)
+        PipelineLoop(parts: parts, clock: PipelineClock(clock))
     }
 
     /// Time on `clock` since now, read by the error reporter and the backlog's age.

@@ -7,7 +7,9 @@ func makeDefaultEventStorage(
     lock: NamespaceLock,
     limits: BinobanStorageLimits,
     namespace: String,
-    durability: BinobanFileDurability
+    durability: BinobanFileDurability,
+    executor: (any SerialExecutor)? = nil
 ) throws -> any BinobanEventStorage {
-    try BinobanFileEventStorage(lock: lock, limits: limits, namespace: namespace, durability: durability)
+    try BinobanFileEventStorage(
+        lock: lock, limits: limits, namespace: namespace, durability: durability, executor: executor)
 }

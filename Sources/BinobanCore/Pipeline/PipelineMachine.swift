@@ -62,6 +62,10 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         var kept = false
         /// A batch left storage during the pass (delivered or rejected): uploads are making progress.
         var progressed = false
+        /// The last listing found only batches already in the work (all of the first ones are in flight): listing
+        /// ahead again would find the same until one of them leaves the work. With storage answering at once
+        /// (the loop calls it inline), listing ahead would otherwise repeat without end.
+        var listedOnlyKnown = false
     }
 
     /// Counts at the moment an awaited flush was registered, to compute its result.
@@ -232,9 +236,11 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             // Closing the open batch evicted (a batch larger than the byte cap evicts itself): room was freed.
             if closed.evictedBatches > 0 { endHold() }
             let known = Set(work.map(\.id))
-            work += ids.filter { !known.contains($0) }.map { UploadItem(id: $0) }
+            let fresh = ids.filter { !known.contains($0) }
+            work += fresh.map { UploadItem(id: $0) }
             let full = ids.count >= rules.maxFilesPerFlush
             pass?.listedFull = full
+            pass?.listedOnlyKnown = fresh.isEmpty && !ids.isEmpty
         case .listFailed(let message):
             listing = false
             pass?.kept = true
@@ -662,6 +668,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     /// Removes an item from the work, returning it.
     private mutating func take(_ id: BinobanBatchID) -> UploadItem? {
         guard let index = work.firstIndex(where: { $0.id == id }) else { return nil }
+        pass?.listedOnlyKnown = false
         return work.remove(at: index)
     }
 
@@ -838,7 +845,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     /// transport's timeout (30 s by default), and the pass would list nothing meanwhile, leaving the other
     /// request slots idle (seen in a hostile-ingest trace). Batches already in the work are not listed twice.
     private mutating func listAheadOfSlowRequests(_ actions: inout [PipelineAction]) {
-        guard var current = pass, !listing, !current.needsListing, !current.kept, current.listedFull else { return }
+        guard var current = pass, !listing, !current.needsListing, !current.kept, current.listedFull,
+            !current.listedOnlyKnown
+        else { return }
         let sending = work.count(where: { $0.state == .sending })
         guard sending > 0, sending < rules.maxConcurrentUploads,
             !work.contains(where: { $0.state == .queued || $0.state == .reading || $0.state == .ready })

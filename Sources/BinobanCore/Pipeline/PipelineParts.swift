@@ -9,9 +9,9 @@ struct PipelineParts: Sendable {
     var rules: PipelineRules
     var requestBuilder: UploadRequestBuilder
     var keyValueStore: (any BinobanKeyValueStore)?
-    /// Opens the storage (blocking I/O: run on the storage worker). The fallback is the factory's decision.
-    var openStorage: @Sendable () -> any BinobanEventStorage
-    var worker: StorageWorker
+    /// Opens the storage (blocking I/O: run on the pipeline loop's thread, which the default file storage then
+    /// runs on too: the executor given). The fallback is the factory's decision.
+    var openStorage: @Sendable (any SerialExecutor) -> any BinobanEventStorage
     var instanceId: String
     /// The statistics the facade reads, published after every step.
     var statistics: LockedValue<BinobanStatistics>

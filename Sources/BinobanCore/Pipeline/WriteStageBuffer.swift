@@ -145,12 +145,13 @@ struct WriteStageBuffer {
         encoded = 0
     }
 
-    /// The storage took the chunk but its refused suffix; returns the bytes it stored.
+    /// The storage took the chunk but its refused suffix; returns the bytes it stored (the events it refused as
+    /// oversize are not among them: they were counted as dropped, not queued).
     mutating func stored(_ report: BinobanStorageWriteReport) -> Int {
         let taken = chunk.count - report.refusedEvents
-        let bytes = chunk.prefix(taken).reduce(0) { $0 + $1.count }
+        let oversize = Self.largest(report.rejectedOversizeEvents, of: chunk.prefix(taken))
+        let bytes = chunk.prefix(taken).reduce(0) { $0 + $1.count } - oversize.reduce(0) { $0 + chunk[$1].count }
         if namesEvents {
-            let oversize = Self.largest(report.rejectedOversizeEvents, of: chunk.prefix(taken))
             oversizeIDs = oversize.map { chunkIDs[$0] }
             if !chunkAwaited.isEmpty { placeAwaited(taken: taken, oversize: oversize, report.placements) }
             chunkIDs.removeFirst(min(taken, chunkIDs.count))

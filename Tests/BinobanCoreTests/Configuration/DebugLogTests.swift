@@ -67,7 +67,7 @@ extension StaticControlsTests {
         let track = try #require(debug.first { $0.message.hasPrefix("track \"purchase\"") })
         #expect(track.file.hasSuffix("Binoban.swift") && track.metadata["outcome"] == "accepted")
         let upload = try #require(debug.first { $0.message.hasPrefix("upload of batch 1 answered") })
-        #expect(upload.file.hasSuffix("PipelineDriver.swift") && upload.metadata["status"] == "200")
+        #expect(upload.file.hasSuffix("PipelineLoop.swift") && upload.metadata["status"] == "200")
 
         // No user data: no API key, user id, anonymous id, trait or property value in any line or metadata.
         let texts = logs.records.flatMap { [$0.message] + Array($0.metadata.values) }

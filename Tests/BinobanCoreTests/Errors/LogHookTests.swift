@@ -60,7 +60,7 @@ struct LogHookTests {
             #expect(
                 ![
                     "BinobanCore/BinobanError+LogRecord.swift", "BinobanCore/ErrorReporter.swift",
-                    "BinobanCore/PipelineDriver.swift",
+                    "BinobanCore/PipelineLoop.swift",
                 ].contains(record.file), "\(record.file):\(record.line)")
             let name = String(record.file.dropFirst("BinobanCore/".count))
             let path = try #require(

@@ -199,6 +199,29 @@ struct UploadBehaviourTests {
         _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
+    @Test("queuedBytes counts the bytes stored, not those of an oversize event the storage refused")
+    func queuedBytesLeaveOutOversize() async throws {
+        // The same two small events, with and without an oversize one between them: the queue is the same.
+        var queued: [Int] = []
+        for withHuge in [false, true] {
+            let harness = PipelineHarness { $0.flushAt = 1000 }
+            await harness.settle()
+            harness.binoban.track(name: "small")
+            let blob = JSONValue.string(String(repeating: "x", count: 32_000))
+            if withHuge { harness.binoban.track(name: "huge", properties: ["blob": blob]) }
+            harness.binoban.track(name: "small2")
+            try await harness.storage.waitForStoredEvents(count: 2)
+            await harness.binoban.waitUntilQuiet()
+            let statistics = harness.binoban.statistics
+            #expect(statistics.queuedEvents == 2)
+            #expect(statistics.dropped.oversize == (withHuge ? 1 : 0))
+            queued.append(statistics.queuedBytes)
+            _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
+        }
+        #expect(queued[0] > 0 && queued[0] < 2_000)
+        #expect(queued[1] == queued[0])
+    }
+
     @Test("The write stage is bounded: the oldest events are dropped, counted and reported")
     func writeStageOverflow() async throws {
         let harness = PipelineHarness {

@@ -22,20 +22,3 @@ final class StorageExecutor: SerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 }
-
-/// Runs blocking work (opening the storage, saving the identity) on a ``StorageExecutor``.
-actor StorageWorker {
-    private let executor: StorageExecutor
-
-    /// The queue this worker's work runs on.
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-
-    init(executor: StorageExecutor) {
-        self.executor = executor
-    }
-
-    /// Runs `body` on the storage queue.
-    func run<Value: Sendable>(_ body: @Sendable () throws -> Value) rethrows -> Value {
-        try body()
-    }
-}

@@ -67,8 +67,9 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     /// What a finished batch survives: a process kill only, or a power loss too.
     public nonisolated let durability: BinobanFileDurability
 
-    /// The storage's own queue: its blocking file I/O never runs on the cooperative thread pool.
-    private nonisolated let executor: StorageExecutor
+    /// The storage's own queue (or, for an instance's default storage, its pipeline loop's thread): its blocking
+    /// file I/O never runs on the cooperative thread pool.
+    private nonisolated let executor: any SerialExecutor
 
     /// Runs this actor on its own storage queue.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -119,9 +120,12 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     }
 
     /// Opens the storage under `lock`, already taken on `namespace` in its directory (by the instance that owns
-    /// the directory's batches and identity); the storage keeps the lock until it is deallocated.
+    /// the directory's batches and identity); the storage keeps the lock until it is deallocated. With `executor`
+    /// the storage runs there (the pipeline loop's own thread, so that its calls need no thread hop); without, on
+    /// a queue of its own.
     init(
-        lock: NamespaceLock, limits: BinobanStorageLimits, namespace: String, durability: BinobanFileDurability
+        lock: NamespaceLock, limits: BinobanStorageLimits, namespace: String, durability: BinobanFileDurability,
+        executor: (any SerialExecutor)? = nil
     ) throws(BinobanFileStorageError) {
         let limits = limits.validated()  // clamped so that sums of limits and sizes cannot overflow
         guard BatchFileName.isValidNamespace(namespace) else {
@@ -145,7 +149,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         }
         // Recovery only recognises sequences up to BatchFileName.maximumSequence, so this cannot overflow.
         let highest = outcome.highestSequence ?? 0
-        self.executor = StorageExecutor(label: "binoban.storage.\(namespace)")
+        self.executor = executor ?? StorageExecutor(label: "binoban.storage.\(namespace)")
         self.limits = limits
         self.namespace = namespace
         self.files = files

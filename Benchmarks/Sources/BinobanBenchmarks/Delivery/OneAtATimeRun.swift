@@ -1,0 +1,159 @@
+import BenchmarkSupport
+import BinobanCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `BENCH_MODE=one-at-a-time`: a server's shape of load. `server.track` is called one event at a time, with
+/// exponentially distributed gaps (a Poisson arrival process) at `BENCH_RATE` events a second (default 200) for
+/// `BENCH_SECONDS` seconds (default 10), into an instance at the default configuration (file storage in a fresh
+/// directory) whose transport answers 200 at once, in-process. It prints the process's CPU time (user + system,
+/// every thread) and its context switches (voluntary + involuntary, from `getrusage`) over the tracking window.
+///
+/// `BENCH_NO_TRACK=1` runs the same calling loop (the same gaps, the same sleeps, the same identity and
+/// properties built) with no instance and no `track()`: its figures are the loop's own cost, to subtract.
+/// `Benchmarks/Scripts/one-at-a-time.sh` runs both and prints the difference per event.
+enum OneAtATimeRun {
+    static func run() async {
+        let rate = Double(environmentInt("BENCH_RATE", 200))
+        let duration = Double(environmentInt("BENCH_SECONDS", 10))
+        let tracks = environment("BENCH_NO_TRACK") == nil
+        let directory = TemporaryDirectory()
+        var binoban: Binoban?
+        if tracks {
+            var configuration = Configuration(apiKey: "BENCH_KEY", sourceIdentifier: "bench-source")
+            configuration.apiHost = "127.0.0.1"
+            configuration.transport = AtOnceTransport()
+            configuration.storageDirectory = directory.url
+            binoban = Binoban.create(configuration: configuration)
+            // The storage opens and the first (empty) upload pass runs before the window.
+            _ = await binoban?.flushAndWait()
+        }
+        var random = GapSource(seed: 0x5EED_0001)
+        let users = (0..<100).map { BinobanEventIdentity(userId: "user-\($0)") }
+        let start = monotonicSeconds()
+        let end = start + duration
+        var due = start
+        var events = 0
+        let before = Usage.now()
+        while true {
+            due += random.exponential(mean: 1 / rate)
+            if due >= end { break }
+            sleep(untilMonotonic: due)
+            let properties: JSONValue = ["item": "shoes", "price": 49.99, "index": .int(events)]
+            let user = users[events % users.count]
+            if let binoban {
+                binoban.server.track(name: "purchase", properties: properties, as: user)
+            } else {
+                blackHole((properties, user))
+            }
+            events += 1
+        }
+        // The window ends with the last gap: what the instance does after the last event (a write, an upload) is
+        // inside it, as it would be in a process that goes on.
+        sleep(untilMonotonic: end)
+        let after = Usage.now()
+        if environment("BENCH_VERBOSE") != nil { printThreadSwitches() }
+        let statistics = binoban?.statistics
+        if let binoban { _ = await binoban.shutdown(gracePeriod: .seconds(5)) }
+        directory.remove()
+        let cpu = after.cpu - before.cpu
+        let switches = (after.voluntary - before.voluntary) + (after.involuntary - before.involuntary)
+        var line = "one-at-a-time rate \(Int(rate))/s \(tracks ? "track" : "loop-only"): \(events) events,"
+        line += " cpu \(format(cpu * 1e6)) µs, switches \(switches)"
+        let (voluntary, involuntary) = (after.voluntary - before.voluntary, after.involuntary - before.involuntary)
+        line += " (voluntary \(voluntary), involuntary \(involuntary))"
+        line += ", per event cpu \(format(cpu * 1e6 / Double(max(1, events)))) µs"
+        line += ", switches \(format(Double(switches) / Double(max(1, events))))"
+        if let statistics { line += "; stored \(statistics.storedEvents), uploaded \(statistics.uploadedEvents)" }
+        print(line + "  (load \(loadAverage()))")
+    }
+
+    /// Each thread's name and context switches so far (Linux), to see which threads wake.
+    static func printThreadSwitches() {
+        #if os(Linux)
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return }
+        for task in tasks.sorted() {
+            let base = "/proc/self/task/\(task)/"
+            let name = (try? String(contentsOfFile: base + "comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
+            let status = (try? String(contentsOfFile: base + "status", encoding: .utf8)) ?? ""
+            let switches = status.split(separator: "\n").filter { $0.contains("ctxt_switches") }
+                .map { $0.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+            print("  thread \(task) \(name ?? "?"): switches voluntary/involuntary \(switches.joined(separator: "/"))")
+        }
+        #endif
+    }
+
+    /// Process CPU time and context switches, from `getrusage`.
+    struct Usage {
+        var cpu: Double
+        var voluntary: Int
+        var involuntary: Int
+
+        static func now() -> Usage {
+            var usage = rusage()
+            #if os(Linux)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            #else
+            getrusage(RUSAGE_SELF, &usage)
+            #endif
+            func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+            return Usage(
+                cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime), voluntary: Int(usage.ru_nvcsw),
+                involuntary: Int(usage.ru_nivcsw))
+        }
+    }
+
+    /// Seconds on the monotonic clock.
+    static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Blocks the calling thread until the monotonic clock reads `seconds` (the producer is a plain loop, as a
+    /// server's request handler would be; `Task.sleep` would add the runtime's own timer work to both modes).
+    static func sleep(untilMonotonic seconds: Double) {
+        var time = timespec()
+        time.tv_sec = Int(seconds.rounded(.down))
+        time.tv_nsec = Int((seconds - seconds.rounded(.down)) * 1e9)
+        #if os(Linux)
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &time, nil) == EINTR {}
+        #else
+        let remaining = seconds - monotonicSeconds()
+        if remaining > 0 { usleep(useconds_t(remaining * 1e6)) }
+        #endif
+    }
+}
+
+/// Exponentially distributed gaps from a seeded SplitMix64, so both modes and both builds see the same arrivals.
+struct GapSource {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+
+    /// A gap with the given mean, in seconds.
+    mutating func exponential(mean: Double) -> Double {
+        let unit = (Double(next() >> 11) + 0.5) / Double(1 << 53)
+        return -mean * log(unit)
+    }
+}
+
+/// A transport that answers every request 200 at once and keeps nothing.
+struct AtOnceTransport: BinobanEventTransport {
+    func send(_ request: BinobanTransportRequest) async throws -> BinobanTransportResponse {
+        BinobanTransportResponse(statusCode: 200)
+    }
+}

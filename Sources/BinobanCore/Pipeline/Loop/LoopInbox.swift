@@ -1,0 +1,51 @@
+/// What reaches the pipeline loop from outside it, between two of its turns: upload answers, a shutdown's stop,
+/// a purge request, and the intake's signal that work is waiting. Posting adds under one short lock and wakes the
+/// loop's thread; the loop takes everything at the start of a turn.
+final class LoopInbox<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
+    private struct Pending {
+        var inputs: [PipelineInput<Instant>] = []
+        var intakeSignalled = false
+    }
+
+    private let pending = LockedValue(Pending())
+    private let thread: LoopThread
+
+    init(thread: LoopThread) {
+        self.thread = thread
+    }
+
+    /// Adds an input for the loop's next turn and wakes it.
+    func post(_ input: PipelineInput<Instant>) {
+        pending.withLock { $0.inputs.append(input) }
+        thread.wake()
+    }
+
+    /// The intake holds new work (its `onWork`, called once per drain): wakes the loop.
+    func intakeHasWork() {
+        pending.withLock { $0.intakeSignalled = true }
+        thread.wake()
+    }
+
+    /// Whether anything waits for the loop's next turn.
+    var holdsWork: Bool {
+        pending.withLock { $0.intakeSignalled || !$0.inputs.isEmpty }
+    }
+
+    /// Whether the only thing waiting is the intake's signal (the loop may then gather more events first).
+    var holdsOnlyIntakeWork: Bool {
+        pending.withLock { $0.intakeSignalled && $0.inputs.isEmpty }
+    }
+
+    /// Takes everything posted since the last take: the intake's signal first (as `intakeHasWork`), then the
+    /// inputs in the order they were posted.
+    func take() -> [PipelineInput<Instant>] {
+        pending.withLock { pending in
+            guard pending.intakeSignalled || !pending.inputs.isEmpty else { return [] }
+            var taken = pending.intakeSignalled ? [PipelineInput<Instant>.intakeHasWork] : []
+            taken += pending.inputs
+            pending.inputs.removeAll(keepingCapacity: true)
+            pending.intakeSignalled = false
+            return taken
+        }
+    }
+}

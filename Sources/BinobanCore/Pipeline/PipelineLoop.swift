@@ -1,0 +1,322 @@
+/// The pipeline's one loop: it owns the ``PipelineMachine``, the write stage and the storage, and performs every
+/// action the machine returns. No rule lives here: each I/O result goes back to the machine as an input.
+///
+/// The loop runs on a thread of its own (``LoopThread``), which the default file storage shares, so storage calls
+/// are made inline, in order, one at a time. Uploads are the only concurrent work: each runs in a detached task
+/// and posts its answer to the loop's ``LoopInbox``. Between turns the loop waits on one thing: the thread's park,
+/// which ends on a post, on the intake's signal, or at the machine's next deadline (the park's timeout on the real
+/// clocks; on any other clock, such as a test's manual clock, a sleeping task wakes it). A turn takes everything
+/// pending. Figures are published when they changed. When events come one at a time the loop gathers a few
+/// milliseconds of them into one turn (``gatherWindow``, Docs/Decisions/0218).
+actor PipelineLoop: PipelineControl {
+    typealias Input = PipelineInput<PipelineInstant>
+
+    /// How long the loop waits for more events after the intake's signal woke it from an idle park: a thread
+    /// wake-up costs more than the work of one event, so at a few hundred events a second the loop wakes about
+    /// once per several events; the first event of a group reaches storage this much later (Decision 0218).
+    static var gatherWindow: Duration { .milliseconds(5) }
+
+    private let parts: PipelineParts
+    private let clock: PipelineClock
+    /// The thread the loop and the default storage run on.
+    nonisolated let thread: LoopThread
+    nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
+    private let inbox: LoopInbox<PipelineInstant>
+    /// What the control calls share with the loop, under a lock: they never enter the actor, so a parked loop
+    /// (which blocks its thread) is never asked to run their jobs.
+    private let control = LockedValue(LoopControl<PipelineInstant>())
+    private var machine: PipelineMachine<PipelineInstant>
+    private var storage: (any BinobanEventStorage)?
+    private var buffer: WriteStageBuffer?
+    /// Batches read for sending, and the requests in flight.
+    private var held: [BinobanBatchID: BinobanStoredBatch] = [:]
+    private var uploads: [BinobanBatchID: Task<Void, Never>] = [:]
+    /// The deadline the loop waits for (the machine's next one), and the last one it acted on.
+    private var deadline: PipelineInstant?
+    private var firedDeadline: PipelineInstant?
+    /// On a clock other than the real ones: a task sleeping until ``deadline`` that then wakes the thread.
+    private var timer = DeadlineTimer()
+    private var outputs: PipelineOutputs
+    /// What was published last, to publish only changes.
+    private var published: (statistics: BinobanStatistics, oldest: PipelineInstant?)?
+    private var finished = false
+
+    init(parts: PipelineParts, clock: PipelineClock) {
+        self.parts = parts
+        self.clock = clock
+        thread = LoopThread(label: "binoban.loop.\(parts.instanceId)")
+        inbox = LoopInbox(thread: thread)
+        machine = PipelineMachine(rules: parts.rules, settings: parts.intake.settings)
+        outputs = PipelineOutputs(parts: parts)
+    }
+
+    /// Turns taken so far (a test reads it to show an idle loop does not turn).
+    nonisolated var turns: Int { control.withLock { $0.turns } }
+
+    /// Starts the loop, which opens the storage; returns once it is open (a caller arriving meanwhile waits too).
+    nonisolated func start() async {
+        let launches = control.withLock { control -> Bool in
+            defer { control.started = true }
+            return !control.started
+        }
+        // The loop's one task, on this actor's thread, for the instance's life.
+        if launches { Task { await self.run() } }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let open = control.withLock { control -> Bool in
+                guard control.waiters.start != nil else { return true }
+                control.waiters.start?.append(continuation)
+                return false
+            }
+            if open { continuation.resume() }
+        }
+    }
+
+    nonisolated func shutdown(deadline: Duration) async -> BinobanFlushResult {
+        await start()
+        let (waiters, intake, inbox, id) = (parts.waiters, parts.intake, inbox, parts.waiters.makeID())
+        let stopAt = clock.now().advanced(by: deadline)
+        // The ticket goes in before the intake closes, so the final flush covers every accepted event; the caller's
+        // cancellation does not shorten it (a service is usually stopped from a cancelled task).
+        let result = await waiters.waitIgnoringCancellation(id: id) {
+            if !intake.requestFlush(waiterID: id) {
+                waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
+            }
+            intake.close()
+            inbox.post(.stop(deadline: stopAt))
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = control.withLock { control -> Bool in
+                if !control.finished { control.waiters.finish.append(continuation) }
+                return control.finished
+            }
+            if done { continuation.resume() }
+        }
+        return result
+    }
+
+    nonisolated func purgeBacklog() async -> BinobanPurgeResult {
+        await start()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<BinobanPurgeResult, Never>) in
+            let waiter = control.withLock { $0.finished ? nil : $0.waiters.addPurge(continuation) }
+            guard let waiter else { return continuation.resume(returning: BinobanPurgeResult()) }
+            inbox.post(.purgeRequested(waiter: waiter))
+        }
+    }
+
+    nonisolated func waitUntilQuiet() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = control.withLock { control -> Bool in
+                if !control.finished { control.waiters.quiet.append(continuation) }
+                return control.finished
+            }
+            // The loop looks at its quiet waiters each time it parks: a wake makes it park again now.
+            if done { continuation.resume() } else { thread.wake() }
+        }
+    }
+
+    nonisolated func timeUntilNextDeadline() async -> Duration? {
+        control.withLock { $0.deadline }.map { max(.zero, clock.now().duration(to: $0)) }
+    }
+
+    /// Whether the pipeline has nothing to do but wait (asked as the loop parks).
+    private var isQuiet: Bool {
+        let due = deadline.map { clock.now() >= $0 && $0 != firedDeadline } ?? false
+        return finished
+            || (uploads.isEmpty && machine.isQuiet && !parts.intake.hasWork && !due && !inbox.holdsWork)
+    }
+
+    // MARK: The loop
+
+    private func run() async {
+        storage = parts.openStorage(thread)
+        buffer = WriteStageBuffer(for: parts)
+        // Called on the host's thread: a flag and, when the loop may be asleep, a signal. The intake calls it once
+        // per drain, however many events come.
+        parts.intake.setOnWork { [inbox] in inbox.intakeHasWork() }
+        await turn([.started])
+        control.withLock { $0.waiters.opened() }
+        while !finished {
+            var inputs = inbox.take()
+            if let deadline, deadline != firedDeadline, clock.now() >= deadline {
+                firedDeadline = deadline
+                inputs.append(.timerFired)
+            }
+            if inputs.isEmpty {
+                park()
+                continue
+            }
+            await turn(inputs)
+        }
+        thread.stop()
+    }
+
+    /// Publishes what changed, arms the deadline, settles the quiet waiters, and waits for the next thing to do.
+    private func park() {
+        publish()
+        deadline = finished ? nil : machine.nextDeadline
+        let quiet = isQuiet
+        control.withLock { control in
+            control.deadline = deadline
+            if quiet { control.waiters.quietened() }
+        }
+        var until: ContinuousClock.Instant?
+        if clock.realTime {
+            until = deadline.map { clock.continuousInstant(of: $0) }
+        } else {
+            timer.set(deadline, on: clock) { [thread] in thread.wake() }
+        }
+        thread.park(until: until)
+        // Woken by the intake alone from an idle park: gather what comes in the next few milliseconds into the
+        // same turn (the intake does not signal again until it is drained, so callers pay no wake-up meanwhile).
+        if clock.realTime, machine.writeStage == .idle, inbox.holdsOnlyIntakeWork {
+            var gatherUntil = ContinuousClock.now.advanced(by: Self.gatherWindow)
+            if let until { gatherUntil = min(gatherUntil, until) }
+            thread.park(until: gatherUntil, holdingSignals: true)
+        }
+    }
+
+    /// Feeds inputs to the machine and performs the actions each yields, feeding their results back, until
+    /// nothing follows.
+    private func turn(_ initial: [Input]) async {
+        control.withLock { $0.turns += 1 }
+        var inputs = initial
+        var next = 0
+        while next < inputs.count, !finished {
+            let input = inputs[next]
+            next += 1
+            if case .answered(let id, _, _, _) = input { uploads[id] = nil }
+            if case .noAnswer(let id, _) = input { uploads[id] = nil }
+            for action in machine.handle(input, at: clock.now()) {
+                inputs += await perform(action)
+            }
+            // Reports made since (by the machine or a facade call) may wait for a summary.
+            if next == inputs.count, !finished, machine.summaryDeadline == nil,
+                let wait = parts.reporter.timeUntilNextDeadline
+            {
+                inputs.append(.summaryPending(at: clock.now().advanced(by: wait)))
+            }
+        }
+    }
+
+    private func publish() {
+        let snapshot = machine.statistics
+        let oldest = machine.oldestQueuedAt
+        if let published, published.statistics == snapshot, published.oldest == oldest { return }
+        published = (snapshot, oldest)
+        outputs.publish(snapshot, oldestAge: oldest.map { $0.duration(to: clock.now()) })
+    }
+
+    /// Performs one action; what an I/O call returned comes back as inputs for the machine.
+    private func perform(_ action: PipelineAction) async -> [Input] {
+        switch action {
+        case .takeDrain:
+            if let drain = buffer?.take() { return [.drained(drain)] }
+        case .takeSettings:
+            let change = parts.intake.takeSettings()
+            return [.settingsTaken(change?.settings, pausedSinceLastDrain: change?.pausedSinceLastDrain ?? false)]
+        case .write(let whenFull):
+            guard let storage, let events = buffer?.nextChunk() else { return [] }
+            // The stages ran while the chunk was encoded: their drops are counted before the append's report.
+            let drops = buffer?.takeStageDrops() ?? []
+            let result = await PipelineCalls<PipelineInstant>.append(events, to: storage, whenFull: whenFull)
+            return (drops.isEmpty ? [] : [.stageDropped(drops)]) + [logged(written(result))]
+        case .discardRefused:
+            buffer?.discardRefused()
+        case .list(let limit):
+            guard let storage else { return [] }
+            return [logged(await PipelineCalls.list(storage, limit: limit))]
+        case .read(let id):
+            guard let storage else { return [] }
+            let (input, batch) = await PipelineCalls<PipelineInstant>.read(storage, id)
+            if let batch { held[batch.id] = batch }
+            return [logged(input)]
+        case .send(let id):
+            send(id)
+        case .forget(let id):
+            held[id] = nil
+        case .remove(let id):
+            held[id] = nil
+            guard let storage else { return [] }
+            return [logged(await PipelineCalls.remove(storage, id))]
+        case .saveIdentity(let identity):
+            return [logged(await PipelineCalls.save(identity, to: parts.keyValueStore))]
+        case .resume(let id, let result):
+            parts.waiters.resume(id, with: result)
+        case .purge(let excluding, let names):
+            guard let storage else { return [] }
+            return [logged(await PipelineCalls.purge(storage, excluding: excluding, namesEvents: names))]
+        case .resumePurges(let ids, let result):
+            control.withLock { $0.waiters.resumePurges(ids, with: result) }
+        case .report(let kind, let message, let eventCount, let file, let function, let line):
+            parts.reporter.report(kind, message, eventCount: eventCount, file: file, function: function, line: line)
+        case .deliver(let notice):
+            outputs.deliveries.deliver(notice, held: held, buffer: buffer)
+        case .nameEvents:
+            buffer?.namesEvents = true
+        case .deliverSummaries:
+            parts.reporter.deliverDue()
+        case .cancelUploads:
+            for task in uploads.values { task.cancel() }
+        case .finish:
+            finish()
+        }
+        return []
+    }
+
+    /// An I/O call's result, written to the debug log when it is on.
+    private func logged(_ input: Input) -> Input {
+        if outputs.debugLog.isOn { outputs.debugLog.pipelineInput(input) }
+        return input
+    }
+
+    /// Tells the write stage what the append did, and the machine what it needs of that.
+    private func written(
+        _ result: Result<BinobanStorageWriteReport, BinobanStorageAppendFailure>
+    ) -> Input {
+        let input: Input =
+            buffer?.written(result) ?? .writeFailed(lost: 0, moreInDrain: false, message: "the write stage is gone")
+        if let placed = buffer?.takeAwaitedPlacements(), !placed.isEmpty { outputs.deliveries.placed(placed) }
+        return input
+    }
+
+    /// Sends a held batch in a task of its own (off the loop's thread: building and compressing the body and the
+    /// transport's work run on the shared pool); the answer comes back through the inbox.
+    private func send(_ id: BinobanBatchID) {
+        guard let batch = held[id], let transport = parts.configuration.transport else { return }
+        if outputs.debugLog.isOn { outputs.debugLog.uploadStarted(batch) }
+        let (inbox, clock, parts, metrics, debugLog) = (inbox, clock, parts, outputs.metrics, outputs.debugLog)
+        // Owned by the loop: cancelled when the shutdown deadline passes or the loop finishes.
+        uploads[id] = Task.detached {
+            let started = clock.now()
+            let answer = await PipelineCalls<PipelineInstant>.upload(batch, with: transport, parts: parts)
+            metrics?.uploadFinished(answer, after: started.duration(to: clock.now()))
+            if debugLog.isOn { debugLog.pipelineInput(answer) }
+            inbox.post(answer)
+        }
+    }
+
+    private func finish() {
+        finished = true
+        deadline = nil
+        timer.cancel()
+        for task in uploads.values { task.cancel() }
+        publish()
+        parts.stopped()
+        parts.outcomeWaiters.stop()
+        control.withLock { control in
+            control.finished = true
+            control.deadline = nil
+            control.waiters.finished()
+        }
+    }
+}
+
+/// What the loop's control calls and the loop share: who waits for what, the deadline the loop waits for, and how
+/// many turns it took.
+struct LoopControl<Instant: InstantProtocol> {
+    var started = false
+    var finished = false
+    var waiters = DriverWaiters()
+    var deadline: Instant?
+    var turns = 0
+}
