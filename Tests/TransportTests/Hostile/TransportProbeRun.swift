@@ -33,6 +33,11 @@ struct TransportProbeRun: Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        // No backtracer for the traps this helper exists to show: the Swift runtime's `swift-backtrace` inherits
+        // the output pipe, and in a sanitizer build it did not exit, so the pipe never reached its end.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
         try process.run()
         // The output is small; read it to its end on a Dispatch thread, then wait for the exit there too.
         let (data, status, reason) = await withCheckedContinuation { continuation in
