@@ -17,6 +17,9 @@ struct BinobanMetricsTests {
         harness.binoban.enabled = false
         harness.binoban.track(name: "paused")
         harness.binoban.enabled = true
+        // The resume starts an upload pass; once it has run, the four events below go into one batch (were they
+        // written while it listed, it would close the open batch between them and upload two).
+        await harness.settle()
         for index in 0..<4 { harness.binoban.track(name: "second \(index)") }
         await harness.binoban.flushAndWait()
         _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
