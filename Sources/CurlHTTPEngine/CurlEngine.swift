@@ -54,32 +54,9 @@ package final class CurlEngine: Sendable {
         }
         let multi = CurlMultiHandle(pointer: handle)
         let inbox = LockedValue(CurlEngineInbox())
-        let context = Unmanaged.passRetained(CurlEngineThreadContext(multi: multi, inbox: inbox)).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(
-            &thread, nil,
-            { raw in
-                guard let raw else { return nil }
-                let context = Unmanaged<CurlEngineThreadContext>.fromOpaque(raw).takeRetainedValue()
-                CurlEngineLoop(multi: context.multi.pointer, inbox: context.inbox).run()
-            }, context)
-        guard started == 0 else {
-            Unmanaged<CurlEngineThreadContext>.fromOpaque(context).release()
-            return .failure(CurlFailure(reason: .other, curlCode: nil))
-        }
-        pthread_detach(thread)
+        let started = DetachedThread.start { CurlEngineLoop(multi: multi.pointer, inbox: inbox).run() }
+        guard started else { return .failure(CurlFailure(reason: .other, curlCode: nil)) }
         return .success(CurlEngine(multi: multi, inbox: inbox))
-    }
-}
-
-/// What the engine's thread is handed when it starts.
-private final class CurlEngineThreadContext: Sendable {
-    let multi: CurlMultiHandle
-    let inbox: LockedValue<CurlEngineInbox>
-
-    init(multi: CurlMultiHandle, inbox: LockedValue<CurlEngineInbox>) {
-        self.multi = multi
-        self.inbox = inbox
     }
 }
 

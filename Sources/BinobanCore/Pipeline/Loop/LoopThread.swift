@@ -1,4 +1,5 @@
 import Dispatch
+import SDKCoreCommon
 
 #if canImport(Glibc)
 import Glibc
@@ -65,7 +66,8 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         pthread_condattr_destroy(&attributes)
         #endif
         fallback = DispatchQueue(label: label)
-        if !Self.startThread({ [self] in runJobs() }) {
+        // A small stack: the loop's frames live on the heap (it is async), and encoding and file I/O need little.
+        if !DetachedThread.start(stackSize: 1 << 20, { [self] in runJobs() }) {
             state.exited = true
         }
     }
@@ -204,47 +206,5 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
     private static func nanoseconds(_ duration: Duration) -> Int {
         let parts = min(max(duration, .zero), .seconds(1 << 30)).components
         return Int(parts.seconds) * 1_000_000_000 + Int(parts.attoseconds / 1_000_000_000)
-    }
-
-    /// The closure a new thread runs, passed through `pthread_create`'s context pointer.
-    private final class Entry: Sendable {
-        let body: @Sendable () -> Void
-
-        init(_ body: @escaping @Sendable () -> Void) {
-            self.body = body
-        }
-    }
-
-    /// Starts a detached thread running `body`; `false` when the system refused one. A small stack: the loop's
-    /// frames live on the heap (it is async), and encoding and file I/O need little.
-    private static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-        let context = Unmanaged.passRetained(Entry(body)).toOpaque()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        pthread_attr_setstacksize(&attributes, 1 << 20)
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        #else
-        var thread = pthread_t()
-        #endif
-        let result = pthread_create(
-            &thread, &attributes,
-            { raw in
-                #if canImport(Darwin)
-                let entry = Unmanaged<Entry>.fromOpaque(raw).takeRetainedValue()
-                #else
-                guard let raw else { return nil }
-                let entry = Unmanaged<Entry>.fromOpaque(raw).takeRetainedValue()
-                #endif
-                entry.body()
-                return nil
-            }, context)
-        if result != 0 {
-            Unmanaged<Entry>.fromOpaque(context).release()
-            return false
-        }
-        return true
     }
 }
