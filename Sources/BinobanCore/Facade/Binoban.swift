@@ -67,7 +67,15 @@ public final class Binoban: Sendable {
     }
 
     /// Whether the configuration was valid. A disabled instance ignores every call.
+    ///
+    /// An operational instance may still keep its batches in memory (its storage directory is used by another
+    /// process, was removed, or cannot be written): ``isStorageDurable`` tells.
     public var isOperational: Bool { runtime != nil }
+
+    /// Whether the instance's batches are kept durably right now: in its storage directory (or in the storage the
+    /// host configured). `false` while it keeps them in memory after a fallback, which it leaves by itself once
+    /// the directory can be used again (``BinobanStatistics/storageIsDurable``), and for a disabled instance.
+    public var isStorageDurable: Bool { runtime?.storageIsDurable.withLock { $0 } ?? false }
 
     /// The library version (the same as the static `Binoban.version`).
     public func version() -> String { Self.version }

@@ -95,12 +95,17 @@ enum BinobanAssembly {
         let injectedStorage = configuration.storage
         let durability = configuration.storageDurability
         let storageLock = configuration.storage == nil ? heldLock : nil
+        // The claim the default storage takes again when it comes back to disk, given up when the instance stops.
+        let claim = directory.map { StorageDirectoryClaim(directory: $0, namespace: namespace, lock: heldLock) }
+        let durable = LockedValue(injectedStorage != nil || storageLock != nil)
+        let elapsedForStorage = elapsed
 
         let openStorage: @Sendable (any SerialExecutor) -> any BinobanEventStorage = { executor in
             if let injectedStorage { return injectedStorage }
+            var initial: BinobanFileEventStorage?
             if let storageLock {
                 do {
-                    return try makeDefaultEventStorage(
+                    initial = try makeDefaultEventStorage(
                         lock: storageLock, limits: limits, namespace: namespace, durability: durability,
                         executor: executor)
                 } catch {
@@ -108,7 +113,24 @@ enum BinobanAssembly {
                     reporter.report(.storage, "the durable storage could not be opened (\(error)); using memory")
                 }
             }
-            return InMemoryEventStorage(limits: limits.cappedForMemory, writeKey: writeKey)
+            guard let claim, let path = try? StorageDirectory.fileSystemPath(of: claim.directory) else {
+                durable.withLock { $0 = false }
+                return InMemoryEventStorage(limits: limits.cappedForMemory, writeKey: writeKey)
+            }
+            let environment = FileOrMemoryEventStorage.Environment(
+                openFile: { executor in
+                    try makeDefaultEventStorage(
+                        lock: claim.take(), limits: limits, namespace: namespace, durability: durability,
+                        executor: executor)
+                },
+                directoryPath: path,
+                lockIsInPlace: { claim.lockIsInPlace },
+                now: elapsedForStorage,
+                report: { reporter.report(.storage, $0) },
+                countFallback: { fallbacks.add() },
+                durable: durable)
+            return FileOrMemoryEventStorage(
+                environment: environment, initial: initial, limits: limits, writeKey: writeKey, executor: executor)
         }
         let parts = PipelineParts(
             intake: intake,
@@ -130,9 +152,7 @@ enum BinobanAssembly {
             oldestQueuedAt: LockedValue(nil),
             elapsed: elapsed,
             onStop: {
-                guard let heldLock, let directory else { return }
-                heldLock.release()
-                StorageLocation.release(directory: directory, namespace: namespace)
+                claim?.release()
             }
         )
         let driver = makeDriver(parts: parts, clock: clock)
@@ -142,7 +162,7 @@ enum BinobanAssembly {
             intake: intake, waiters: parts.waiters, outcomeWaiters: parts.outcomeWaiters, driver: driver,
             reporter: reporter, random: random,
             lifecycle: lifecycle, statistics: parts.statistics, oldestQueuedAt: parts.oldestQueuedAt, elapsed: elapsed,
-            storageFallbacks: fallbacks)
+            storageFallbacks: fallbacks, storageIsDurable: durable)
         let instance = Binoban(core: core, configuration: configuration)
         binobanInstanceWasCreated(instance)
         if configuration.startsAutomatically {
@@ -185,11 +205,14 @@ final class BinobanRuntime: Sendable {
     let elapsed: @Sendable () -> Duration
     /// How often this instance fell back to memory for what it keeps in its storage directory.
     let storageFallbacks: StorageFallbackCounter
+    /// Whether batches are kept durably now (the default storage updates it as it moves).
+    let storageIsDurable: LockedValue<Bool>
 
     /// The statistics the facade shows: the pipeline's, with the storage fallbacks.
     var currentStatistics: BinobanStatistics {
         var current = statistics.withLock { $0 }
         current.storageFallbacks = storageFallbacks.count
+        current.storageIsDurable = storageIsDurable.withLock { $0 }
         current.oldestQueuedEventAge = oldestQueuedAt.withLock { $0 }.map { max(.zero, elapsed() - $0) }
         return current
     }
@@ -199,7 +222,8 @@ final class BinobanRuntime: Sendable {
         reporter: ErrorReporter,
         random: any BinobanRandomSource, lifecycle: ApplicationLifecycleTracker,
         statistics: LockedValue<BinobanStatistics>, oldestQueuedAt: LockedValue<Duration?>,
-        elapsed: @escaping @Sendable () -> Duration, storageFallbacks: StorageFallbackCounter
+        elapsed: @escaping @Sendable () -> Duration, storageFallbacks: StorageFallbackCounter,
+        storageIsDurable: LockedValue<Bool>
     ) {
         self.intake = intake
         self.outcomeWaiters = outcomeWaiters
@@ -212,5 +236,6 @@ final class BinobanRuntime: Sendable {
         self.oldestQueuedAt = oldestQueuedAt
         self.elapsed = elapsed
         self.storageFallbacks = storageFallbacks
+        self.storageIsDurable = storageIsDurable
     }
 }

@@ -1,11 +1,11 @@
 /// Cumulative counts of one instance's pipeline since it was created, readable at any time through
 /// ``Binoban/statistics``.
 ///
-/// Every event handed to the instance ends in exactly one of: still in the write stage, stored and waiting
-/// (``queuedEvents``), uploaded, or one of the drop counters, so once the pipeline is quiet
-/// `acceptedEvents == queuedEvents + uploadedEvents + dropped.total` for events of this run. The counters only
-/// grow; ``queuedEvents`` and ``queuedBytes`` follow the storage (batches left by a previous run are not counted
-/// until they are uploaded, and evicted bytes are estimated).
+/// Every event handed to the instance, and every event an earlier run left in its storage directory
+/// (``recoveredEvents``), ends in exactly one of: still in the write stage, stored and waiting (``queuedEvents``),
+/// uploaded, or one of the drop counters, so once the pipeline is quiet
+/// `acceptedEvents + recoveredEvents == queuedEvents + uploadedEvents + dropped.total`. The counters only grow;
+/// ``queuedEvents`` and ``queuedBytes`` follow the storage (evicted bytes are estimated).
 public struct BinobanStatistics: Sendable, Hashable {
     /// Events handed to the instance by `track`, `identify` and the other calls, including those then dropped.
     public var acceptedEvents: Int = 0
@@ -24,25 +24,38 @@ public struct BinobanStatistics: Sendable, Hashable {
     /// Waits before retrying: one for every transient failure or unanswered request (each closes the upload
     /// gate for a backoff delay, or longer for a `Retry-After`).
     public var retryWaits: Int = 0
-    /// Events held in storage, waiting for upload (as the storage last reported, less what was uploaded since).
+    /// Events held in storage, waiting for upload (as the storage last reported, less what was uploaded since),
+    /// including those earlier runs left (``recoveredEvents``) from the moment the storage is open.
     public var queuedEvents: Int = 0
+    /// Events earlier runs left in the storage directory, found when the storage was opened (or when the instance
+    /// took its directory over from another process, see ``storageIsDurable``). They are counted in
+    /// ``queuedEvents`` from then on, and leave it like this run's events: uploaded, or dropped with a reason.
+    public var recoveredEvents: Int = 0
     /// Encoded bytes of the events held in storage.
     public var queuedBytes: Int = 0
     /// How long the oldest of the ``queuedEvents`` has been in storage, on the configured clock, as of this
     /// reading; `nil` when none is queued.
     ///
     /// Measured from when the event was stored (not from its `timestamp`, which a server call may set to any
-    /// time), as if batches left oldest first (they do, a few at a time). Like ``queuedEvents`` it counts this
-    /// run's events only: after a restart, batches a previous run left are not in it. The write stage is not
-    /// part of the backlog either: its events wait there only while the storage writes.
+    /// time), as if batches left oldest first (they do, a few at a time). Events an earlier run left count from
+    /// the moment the storage found them (their files do not say when they were written). The write stage is not
+    /// part of the backlog: its events wait there only while the storage writes.
     public var oldestQueuedEventAge: Duration?
     /// Times this instance kept in memory what belongs in its storage directory (batches and identity changes),
     /// each reported as ``BinobanError/Kind/storage``: the directory is used by another instance (in this process
-    /// or another one), is not the effective user's alone, could not be determined, or the storage could not be
-    /// opened. 0 while batches and identity are on disk (or in the storage and key-value store the host
-    /// configured); at most 1 per instance. Nothing is dropped by a fallback: the events are uploaded from memory,
-    /// but are lost if the process ends first.
+    /// or another one), is not the effective user's alone, could not be determined, the storage could not be
+    /// opened, or the directory was removed or stopped taking writes while the instance ran. 0 while batches and
+    /// identity are on disk (or in the storage and key-value store the host configured); one per move to memory
+    /// (the instance goes back to disk when it can, see ``storageIsDurable``). A fallback drops nothing it can
+    /// read back: the events are uploaded from memory, but are lost if the process ends first (what could not be
+    /// read back from a removed directory is counted in ``Drops/storageFailure``).
     public var storageFallbacks: Int = 0
+    /// Whether the instance's batches are kept durably right now: `true` while they go to its storage directory
+    /// (or to the storage the host configured), `false` while it keeps them in memory (see ``storageFallbacks``),
+    /// and for a disabled instance. An instance in memory tries its directory again every few seconds and, once it
+    /// can use it, moves what it kept in memory there; a health check that needs durability reads this, not
+    /// ``Binoban/isOperational`` alone.
+    public var storageIsDurable: Bool = false
 
     /// Events dropped, by reason.
     public struct Drops: Sendable, Hashable {
@@ -59,7 +72,8 @@ public struct BinobanStatistics: Sendable, Hashable {
         public var storageFull: Int = 0
         /// In batches the server rejected for good (4xx other than 429).
         public var rejected: Int = 0
-        /// Lost to a storage fault (a write the disk refused).
+        /// Lost to a storage fault: a write the disk refused, or stored events whose files were removed before
+        /// they were uploaded (the storage directory deleted while the instance ran).
         public var storageFailure: Int = 0
         /// Dropped by a before-send stage (``Configuration/stages``): the sum of ``stageReasons``.
         public var stage: Int = 0

@@ -9,7 +9,7 @@ func makeDefaultEventStorage(
     namespace: String,
     durability: BinobanFileDurability,
     executor: (any SerialExecutor)? = nil
-) throws -> any BinobanEventStorage {
+) throws -> BinobanFileEventStorage {
     try BinobanFileEventStorage(
         lock: lock, limits: limits, namespace: namespace, durability: durability, executor: executor)
 }

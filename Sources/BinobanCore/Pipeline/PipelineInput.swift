@@ -2,6 +2,8 @@
 enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     /// The storage is open: upload what a previous run left and start the interval timer.
     case started
+    /// The storage, just opened, holds `events` (`bytes` of body) that earlier runs left: they join the queue.
+    case storageFound(events: Int, bytes: Int)
     /// The intake holds work: events, flush tickets, a settings or identity change.
     case intakeHasWork
     /// The driver took everything the intake held (answering ``PipelineAction/takeDrain``).

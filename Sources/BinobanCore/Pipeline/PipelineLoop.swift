@@ -133,7 +133,10 @@ actor PipelineLoop: PipelineControl {
         // Called on the host's thread: a flag and, when the loop may be asleep, a signal. The intake calls it once
         // per drain, however many events come.
         parts.intake.setOnWork { [inbox] in inbox.intakeHasWork() }
-        await turn([.started])
+        // What earlier runs left is counted from the first moment the figures are read.
+        let found = (storage as? FileOrMemoryEventStorage)?.foundAtOpen ?? (events: 0, bytes: 0)
+        await turn([.storageFound(events: found.events, bytes: found.bytes), .started])
+        publish()
         control.withLock { $0.waiters.opened() }
         while !finished {
             var inputs = inbox.take()

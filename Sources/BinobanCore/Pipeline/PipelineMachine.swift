@@ -202,6 +202,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             }
             // A shutdown that came while the storage was opening takes effect now that the storage is open.
             if let stopAt { stop(deadline: stopAt, at: now, &actions) }
+        case .storageFound(let events, let bytes):
+            found(events: events, bytes: bytes, at: now)
         case .intakeHasWork:
             intakePending = true
             settingsMayHaveChanged = true
@@ -211,6 +213,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             apply(drain, at: now, &actions)
         case .written(let report, let storedBytes, let moreInDrain):
             backlog.stored(report.storedEvents, at: now)
+            found(events: report.recoveredEvents, bytes: report.recoveredBytes, at: now)
             recordWrite(report, storedBytes: storedBytes, moreInDrain: moreInDrain, &actions)
         case .stageDropped(let drops):
             for drop in drops {
@@ -232,6 +235,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             }
         case .listed(let ids, let closed):
             listing = false
+            found(events: closed.recoveredEvents, bytes: closed.recoveredBytes, at: now)
             recordEvictions(closed, &actions)
             // Closing the open batch evicted (a batch larger than the byte cap evicts itself): room was freed.
             if closed.evictedBatches > 0 { endHold() }
@@ -289,6 +293,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         case .purgeRequested(let waiter):
             purges.requested(waiter)
         case .purged(let report):
+            found(events: report.closed.recoveredEvents, bytes: report.closed.recoveredBytes, at: now)
             purged(report, &actions)
         case .stop(let deadline):
             switch life {
@@ -452,8 +457,43 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         actions.append(.deliver(DeliveryNotice(outcome: outcome, eventCount: count, events: events)))
     }
 
+    /// Events earlier runs left, which the storage found (at open, or when it took its directory over), join the
+    /// queue (Docs/Decisions/0257).
+    private mutating func found(events: Int, bytes: Int, at now: Instant) {
+        guard events > 0 else { return }
+        statistics.recoveredEvents += events
+        statistics.queuedEvents += events
+        statistics.queuedBytes += bytes
+        backlog.stored(events, at: now)
+    }
+
+    /// Stored events the storage lost (their files removed) count as storage failures; a lost batch being
+    /// uploaded is counted only if it is not delivered, like an evicted one (Docs/Decisions/0256).
+    private mutating func recordLosses(_ report: BinobanStorageWriteReport, _ actions: inout [PipelineAction]) {
+        var lost = 0
+        var lostIDs: [BinobanBatchID] = []
+        for (id, events) in report.lostBatchEvents.sorted(by: { $0.key < $1.key }) {
+            if let index = work.firstIndex(where: { $0.id == id }), work[index].state != .queued {
+                work[index].evictedEvents = events
+                continue
+            }
+            work.removeAll { $0.id == id }
+            lost += events
+            lostIDs.append(id)
+        }
+        guard lost > 0 else { return }
+        statistics.dropped.storageFailure += lost
+        deliver(.dropped(.storageFailure), lost, .evicted(lostIDs), &actions)
+        dequeue(events: lost, bytes: nil)
+        actions.append(
+            .report(
+                .storage, "\(lost) stored events were lost: their batch files were removed before they were uploaded",
+                eventCount: lost))
+    }
+
     /// Evicted batches that are being uploaded are counted only if they are not delivered.
     private mutating func recordEvictions(_ report: BinobanStorageWriteReport, _ actions: inout [PipelineAction]) {
+        recordLosses(report, &actions)
         guard report.evictedBatches > 0 else { return }
         var immediateEvents = report.evictedEvents
         var immediateBatches = report.evictedBatches

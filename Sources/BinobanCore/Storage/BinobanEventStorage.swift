@@ -73,6 +73,17 @@ public struct BinobanStorageWriteReport: Sendable, Hashable {
     /// cannot name an event awaited with ``BinobanServerEvents/awaitingDelivery`` that the storage evicts before
     /// it is read.
     public var placements: [BinobanBatchPlacement] = []
+    /// Events the storage had stored before and lost to a fault, by batch: the instance's storage directory was
+    /// removed, or a batch file was deleted by something else. The pipeline counts them as
+    /// ``BinobanStatistics/Drops/storageFailure``. The storages of this package fill it through the instance's
+    /// default storage; a storage that cannot lose what it stored leaves it empty.
+    public var lostBatchEvents: [BinobanBatchID: Int] = [:]
+    /// Events that earlier runs left in the storage's directory and that the storage took into its keeping during
+    /// this call (an instance that took its directory over from another process), and their bytes: the pipeline
+    /// adds them to ``BinobanStatistics/queuedEvents`` and ``BinobanStatistics/recoveredEvents``.
+    public var recoveredEvents = 0
+    /// The body bytes of ``recoveredEvents`` (their encoded events joined by commas).
+    public var recoveredBytes = 0
 
     /// Creates a report.
     public init(

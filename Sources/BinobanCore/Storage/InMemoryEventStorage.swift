@@ -16,6 +16,8 @@ public actor InMemoryEventStorage: BinobanEventStorage {
         var id: BinobanBatchID
         var events: Data
         var count: Int
+        /// Where each event ends in ``events``, so that the batch can be moved event by event.
+        var ends: [Int] = []
     }
 
     private let limits: BinobanStorageLimits
@@ -76,6 +78,8 @@ public actor InMemoryEventStorage: BinobanEventStorage {
             }
             if open?.count ?? 0 > 0 { open?.events.append(UInt8(ascii: ",")) }
             open?.events.append(event)
+            let end = open?.events.count ?? 0
+            open?.ends.append(end)
             open?.count += 1
             report.storedEvents += 1
             if let id = open?.id { report.recordPlacement(of: 1, in: id) }
@@ -123,6 +127,16 @@ public actor InMemoryEventStorage: BinobanEventStorage {
     public func read(_ batch: BinobanBatchID) async throws -> BinobanStoredBatch? {
         guard let found = finished.first(where: { $0.id == batch }) else { return nil }
         return BinobanStoredBatch(id: found.id, events: found.events, eventCount: found.count)
+    }
+
+    /// The events of a finished batch, one `Data` each, to move them to another storage; `nil` when it is gone.
+    func events(of batch: BinobanBatchID) -> [Data]? {
+        guard let found = finished.first(where: { $0.id == batch }) else { return nil }
+        var start = 0
+        return found.ends.map { end in
+            defer { start = end + 1 }
+            return found.events.subdata(in: start..<end)
+        }
     }
 
     /// Deletes a finished batch (no-op when it is already gone).

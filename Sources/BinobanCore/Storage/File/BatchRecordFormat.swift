@@ -94,6 +94,14 @@ enum BatchRecordFormat {
         forEachRecord(in: bytes) { payload, _ in body(payload) }
     }
 
+    /// The intact records' payloads (the events), one `Data` each, in order: what a batch file holds, to be moved
+    /// into another storage.
+    static func events(of bytes: UnsafeRawBufferPointer) -> [Data] {
+        var events: [Data] = []
+        forEachIntactRecord(in: bytes) { events.append(Data($0)) }
+        return events
+    }
+
     /// Calls `body` with each intact record's payload and the offset just past it, stopping at the first record
     /// that is torn, fails its checksum, or does not look like a JSON object. `bytes` must start with ``magic``.
     private static func forEachRecord(

@@ -87,6 +87,19 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     private var nextSequence: UInt64
     /// Evictions not yet returned in a write report.
     private var unreportedEvictions = BinobanStorageWriteReport()
+    /// Batches whose finishing failed (the flush or the rename to `.batch`): their descriptors stay open, so their
+    /// events stay readable even if the directory was removed, and finishing them is tried again before the next
+    /// batch is finished.
+    private var stranded: [OpenBatch] = []
+    /// Finished batches whose file was gone when they were read (removed by something else than this storage),
+    /// with their events: lost, and not reported by any write (``takeVanishedBatches()``).
+    private var vanished: [BinobanBatchID: Int] = [:]
+    /// The events and body bytes of the finished batches opening found (before any eviction at open): what earlier
+    /// runs left.
+    nonisolated let foundAtOpen: (events: Int, bytes: Int)
+    /// The finished batches opening found, oldest first, before any eviction at open (evicted ones are reported
+    /// by the next write).
+    nonisolated let batchesAtOpen: [BatchIndexEntry]
 
     /// The batch file currently appended to.
     private struct OpenBatch {
@@ -158,6 +171,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         self.recoveryIssues = outcome.issues
         self.durability = durability
         self.finished = outcome.batches
+        self.batchesAtOpen = outcome.batches
+        self.foundAtOpen = outcome.batches.reduce((0, 0)) { ($0.0 + $1.eventCount, $0.1 + $1.bodyBytes) }
         self.finishedBytes = outcome.batches.reduce(0) { $0 + $1.fileBytes }
         self.nextSequence = highest + 1
         self.openBatch = nil
@@ -172,6 +187,9 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         if let openBatch {
             // The file stays `.open`; the next open finishes it with every event it holds.
             close(openBatch.descriptor)
+        }
+        for batch in stranded {
+            close(batch.descriptor)
         }
     }
 
@@ -235,6 +253,24 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     private func appendEvents(_ events: [Data], whenFull: BinobanStorageFullBehaviour) throws(BinobanFileStorageError)
         -> BinobanStorageWriteReport
     {
+        let (report, failure, _) = try appendKeepingReport(events, whenFull: whenFull)
+        if var failure {
+            // Keep the evictions already made for the next report; say how many events made it to disk.
+            unreportedEvictions.addEvictions(of: report)
+            failure.storedEventsBeforeFailure = report.storedEvents
+            throw failure
+        }
+        return report
+    }
+
+    /// Appends like ``append(_:whenFull:)``; when the disk fails part-way, returns the report of what the call
+    /// did before the failure (stored events and their placements, evictions) beside the failure, and how many of
+    /// the call's events, from the first, it settled (stored, or refused as oversize; the report counts no
+    /// oversize event after them), so that a wrapper can put the rest elsewhere. Throws only `malformedEvent`,
+    /// before writing anything.
+    func appendKeepingReport(
+        _ events: [Data], whenFull: BinobanStorageFullBehaviour
+    ) throws(BinobanFileStorageError) -> (BinobanStorageWriteReport, BinobanFileStorageError?, settled: Int) {
         for (index, event) in events.enumerated() where !isOversize(event) && !Self.isFramedAsObject(event) {
             throw BinobanFileStorageError(
                 code: .malformedEvent, message: "event \(index) of the call is not a JSON object ({…})")
@@ -244,10 +280,13 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         let taken = whenFull == .refuse ? eventsFittingWithoutEviction(events) : events.count
         report.refusedEvents = events.count - taken
         var pending = PendingWrite()
+        var settled = 0
+        var oversizeAfterSettled = 0
         do {
-            for event in events.prefix(taken) {
+            for (position, event) in events.prefix(taken).enumerated() {
                 if isOversize(event) {
                     report.rejectedOversizeEvents += 1
+                    oversizeAfterSettled += 1
                     continue
                 }
                 if let open = openBatch, open.entry.eventCount + pending.eventCount > 0 {
@@ -258,6 +297,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
                         bodyBytes: body, countedBytes: counted, envelopeOverhead: limits.envelopeOverheadBytes)
                     {
                         try write(&pending, report: &report)
+                        settled = position
+                        oversizeAfterSettled = 0
                         try finishOpenBatch(report: &report)
                     }
                 }
@@ -271,13 +312,12 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             }
             try write(&pending, report: &report)
         } catch {
-            // Keep the evictions already made for the next report; say how many events made it to disk.
-            unreportedEvictions.addEvictions(of: report)
             var failure = error
             failure.storedEventsBeforeFailure = report.storedEvents
-            throw failure
+            report.rejectedOversizeEvents -= oversizeAfterSettled
+            return (report, failure, settled)
         }
-        return report
+        return (report, nil, taken)
     }
 
     /// How many of `events`, from the first, can be appended (and the open batch then finished) without evicting
@@ -332,6 +372,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         let name = fileName(batch.sequence, .finished)
         let readLimit = BatchRecordFormat.readLimit(maxBatchBytes: limits.maxBatchBytes)
         guard let (bytes, _) = try files.readRegularFile(name, maxBytes: readLimit) else {
+            // Removed by something else than this storage (a cleaner, a user): its events are lost.
+            vanished[batch, default: 0] += finished[index].eventCount
             dropFromIndex(at: index)
             return nil
         }
@@ -351,6 +393,66 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         guard let index = finished.firstIndex(where: { $0.sequence == batch.sequence }) else { return }
         try files.removeIfPresent(fileName(batch.sequence, .finished))
         dropFromIndex(at: index)
+    }
+
+    // MARK: Giving up the directory
+
+    /// The finished batches whose file was gone when they were read, with their events, since the last call.
+    func takeVanishedBatches() -> [BinobanBatchID: Int] {
+        defer { vanished = [:] }
+        return vanished
+    }
+
+    /// Everything this storage holds, read back to be kept elsewhere when its directory became unusable.
+    struct Salvage: Sendable {
+        /// The batches still readable, oldest first (finished ones, then those whose finishing failed, then the
+        /// open one), with their intact events.
+        var batches: [(id: BinobanBatchID, events: [Data])] = []
+        /// Events that could not be read back, by batch: lost.
+        var lost: [BinobanBatchID: Int] = [:]
+        /// The batches whose file is still in the directory (it could not be written, but it can be read): once
+        /// the directory can be written again, these files are copies of what was taken elsewhere.
+        var leftInDirectory: [BinobanBatchID] = []
+        /// Evictions not reported yet.
+        var evictions = BinobanStorageWriteReport()
+    }
+
+    /// Reads back every batch this storage holds, except `excluding` (and those already gone, counted as lost),
+    /// and forgets them all: the storage is empty afterwards and writes nothing more to the files it read. A batch
+    /// being appended to, or whose finishing failed, is read through its open descriptor, so its events survive
+    /// the removal of the directory.
+    func salvage(excluding: Set<BinobanBatchID> = []) -> Salvage {
+        var salvage = Salvage(lost: takeVanishedBatches(), evictions: unreportedEvictions)
+        unreportedEvictions = BinobanStorageWriteReport()
+        let readLimit = BatchRecordFormat.readLimit(maxBatchBytes: limits.maxBatchBytes)
+        for entry in finished {
+            let id = BinobanBatchID(sequence: entry.sequence)
+            let read = try? files.readRegularFile(fileName(entry.sequence, .finished), maxBytes: readLimit)
+            if read != nil { salvage.leftInDirectory.append(id) }
+            guard !excluding.contains(id) else { continue }
+            let events = read.map { bytes in bytes.bytes.withUnsafeBytes { BatchRecordFormat.events(of: $0) } } ?? []
+            keep(events, of: entry, id: id, in: &salvage)
+        }
+        for open in stranded + (openBatch.map { [$0] } ?? []) {
+            let id = BinobanBatchID(sequence: open.entry.sequence)
+            let name = fileName(open.entry.sequence, .open)
+            let bytes = (try? files.readFromStart(open.descriptor, length: open.entry.fileBytes, name: name)) ?? []
+            close(open.descriptor)
+            if files.exists(name) { salvage.leftInDirectory.append(id) }
+            guard !excluding.contains(id) else { continue }
+            keep(bytes.withUnsafeBytes { BatchRecordFormat.events(of: $0) }, of: open.entry, id: id, in: &salvage)
+        }
+        finished = []
+        finishedBytes = 0
+        stranded = []
+        openBatch = nil
+        return salvage
+    }
+
+    private func keep(_ events: [Data], of entry: BatchIndexEntry, id: BinobanBatchID, in salvage: inout Salvage) {
+        let kept = Array(events.prefix(entry.eventCount))
+        if !kept.isEmpty { salvage.batches.append((id, kept)) }
+        if entry.eventCount > kept.count { salvage.lost[id, default: 0] += entry.eventCount - kept.count }
     }
 
     // MARK: Writing
@@ -454,9 +556,18 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         pending.bodyBytes = 0
     }
 
-    /// Syncs (when surviving power loss), closes and renames the open batch to finished, then enforces the caps. An open batch without
-    /// events is deleted instead.
+    /// Finishes the batches whose finishing failed before, then the open batch (an open batch without events is
+    /// deleted instead). A batch that cannot be finished is kept open (``stranded``) and the call throws.
     private func finishOpenBatch(report: inout BinobanStorageWriteReport) throws(BinobanFileStorageError) {
+        // Batches whose finishing failed before go first, in order, so that batches stay ordered.
+        while var first = stranded.first {
+            if !files.exists(fileName(first.entry.sequence, .open)) {
+                first = try rewrite(first)
+                stranded[0] = first
+            }
+            try finish(first, report: &report)
+            stranded.removeFirst()
+        }
         guard let open = openBatch else { return }
         openBatch = nil
         let name = fileName(open.entry.sequence, .open)
@@ -465,17 +576,43 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             try files.removeIfPresent(name)
             return
         }
-        // On any failure below the file stays `.open` with its complete events; the next open finishes it.
-        if durability == .survivesPowerLoss {
-            do {
-                try files.synchronize(open.descriptor, name: name)
-            } catch {
-                close(open.descriptor)
-                throw error
-            }
+        do {
+            try finish(open, report: &report)
+        } catch {
+            // Kept with its descriptor: its events are neither lost nor uncounted, and finishing is tried again.
+            stranded.append(open)
+            throw error
         }
-        close(open.descriptor)
+    }
+
+    /// Writes what the descriptor of a batch whose file is gone (its directory removed, then made again) still
+    /// reads into a new file of the same name; returns the batch on the new descriptor.
+    private func rewrite(_ batch: OpenBatch) throws(BinobanFileStorageError) -> OpenBatch {
+        let name = fileName(batch.entry.sequence, .open)
+        let bytes = try files.readFromStart(batch.descriptor, length: batch.entry.fileBytes, name: name)
+        let descriptor = try files.createExclusive(name)
+        do {
+            try files.writeAll(descriptor, bytes, name: name)
+        } catch {
+            close(descriptor)
+            try? files.removeIfPresent(name)
+            throw error
+        }
+        close(batch.descriptor)
+        var moved = batch
+        moved.descriptor = descriptor
+        return moved
+    }
+
+    /// Flushes (when surviving power loss), renames to finished and closes one batch holding events, then enforces
+    /// the caps. On a failure the descriptor stays open and nothing changes.
+    private func finish(_ open: OpenBatch, report: inout BinobanStorageWriteReport) throws(BinobanFileStorageError) {
+        let name = fileName(open.entry.sequence, .open)
+        if durability == .survivesPowerLoss {
+            try files.synchronize(open.descriptor, name: name)
+        }
         try files.rename(name, to: fileName(open.entry.sequence, .finished))
+        close(open.descriptor)
         finished.append(open.entry)
         finishedBytes += open.entry.fileBytes
         Self.evictOldest(

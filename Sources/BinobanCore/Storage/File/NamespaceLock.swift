@@ -107,6 +107,20 @@ final class NamespaceLock: Sendable {
     /// Whether the lock is still held by this object.
     var isHeld: Bool { descriptor.withLock { $0 != nil } }
 
+    /// Whether the locked file is still the one named `<namespace>.lock` in the directory: `false` once the lock
+    /// file or its directory was removed (or replaced), when the lock no longer keeps anyone else out.
+    var isInPlace: Bool {
+        descriptor.withLock { held -> Bool in
+            guard let held else { return false }
+            var locked = stat()
+            var named = stat()
+            guard fstat(held, &locked) == 0, locked.st_nlink > 0,
+                lstat(directory + "/" + fileName, &named) == 0
+            else { return false }
+            return locked.st_dev == named.st_dev && locked.st_ino == named.st_ino
+        }
+    }
+
     /// Gives the lock up (closing the descriptor drops the `flock`). Calling it again does nothing.
     func release() {
         let held = descriptor.withLock { value -> Int32? in

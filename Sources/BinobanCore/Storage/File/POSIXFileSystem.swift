@@ -22,7 +22,8 @@ struct POSIXFileSystem: Sendable {
     /// Creates `name` for writing; fails (`EEXIST`) if anything exists under that name, a symbolic link included,
     /// which is never followed. Permissions exactly 0600, whatever the umask.
     func createExclusive(_ name: String) throws(BinobanFileStorageError) -> Int32 {
-        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        // Read and write: a batch whose directory was removed is read back through this descriptor.
+        let flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
         let descriptor = retryingOnInterrupt { open(path(name), flags, 0o600) }
         guard descriptor >= 0 else { throw failure("create", name) }
         // The umask can only clear bits of 0600; set the mode exactly so the owner can always read the file back.
@@ -89,6 +90,25 @@ struct POSIXFileSystem: Sendable {
         guard retryingOnInterrupt({ Self.systemRename(path(from), path(to)) }) == 0 else {
             throw failure("rename to \(to)", from)
         }
+    }
+
+    /// The first `length` bytes of the file open at `descriptor`, read from its start without moving its offset
+    /// (the file may have been unlinked or its directory removed: the descriptor still reaches its data).
+    func readFromStart(_ descriptor: Int32, length: Int, name: String) throws(BinobanFileStorageError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(0, length))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.count
+            let got = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return retryingOnInterrupt { pread(descriptor, base + filled, count - filled, off_t(filled)) }
+            }
+            guard got >= 0 else { throw failure("read", name) }
+            if got == 0 { break }
+            filled += got
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
     }
 
     /// Deletes `name`; a file that is already gone is not an error.

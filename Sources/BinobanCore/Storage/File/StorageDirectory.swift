@@ -37,6 +37,14 @@ enum StorageDirectory {
         guard access(path, R_OK | W_OK | X_OK) == 0 else { throw unusable(path, "is not readable and writable", errno) }
     }
 
+    /// The device and inode of the directory at `path`, to tell the same directory from one re-created under its
+    /// name; `nil` when there is none.
+    static func identity(of path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        return [UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino)]
+    }
+
     /// The file-system path of a file URL, without trailing slashes.
     static func fileSystemPath(of directory: URL) throws(BinobanFileStorageError) -> String {
         let path =
