@@ -102,7 +102,9 @@ public struct Configuration: Sendable {
     /// Created (0700) when missing. It must belong to the effective user and not be writable by its group or by
     /// others; the instance locks it for its source (`<namespace>.lock`) from creation to shutdown. When it is
     /// refused or another instance or process holds it, batches and identity changes stay in memory, reported as
-    /// ``BinobanError/Kind/storage`` and counted in ``BinobanStatistics/storageFallbacks``.
+    /// ``BinobanError/Kind/storage`` and counted in ``BinobanStatistics/storageFallbacks``. The instance tries the
+    /// directory again every 5 s and moves its batches there once it can (``Binoban/isStorageDurable``); it does
+    /// the same when the directory is removed or stops taking writes while it runs.
     public var storageDirectory: URL?
     /// How durable the default file storage is: `.survivesProcessCrash` (the default: a killed process loses no
     /// stored event) or `.survivesPowerLoss` (each finished batch is also flushed to the device). Ignored when

@@ -113,7 +113,9 @@ actor FileOrMemoryEventStorage: BinobanEventStorage {
 
     // MARK: BinobanEventStorage
 
-    func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour) async throws -> BinobanStorageWriteReport {
+    func append(
+        _ events: [Data], whenFull: BinobanStorageFullBehaviour = .evictOldest
+    ) async throws -> BinobanStorageWriteReport {
         switch await appendReportingProgress(events, whenFull: whenFull) {
         case .success(let report): return report
         case .failure(let failure): throw failure.error
