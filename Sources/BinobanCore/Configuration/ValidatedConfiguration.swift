@@ -23,6 +23,7 @@ struct ValidatedConfiguration: Sendable {
     var writeStageCapacity: Int
     var maxConcurrentUploads: Int
     var retryAfterLimit: Duration
+    var awaitedFlushGateLimit: Duration
 
     var isValid: Bool { invalidReasons.isEmpty && endpoint != nil }
 
@@ -33,7 +34,7 @@ struct ValidatedConfiguration: Sendable {
             backoff: BackoffSchedule(baseMillis: backoffBaseMillis, factor: backoffFactor, maxMillis: backoffMaxMillis),
             retryAfterLimit: retryAfterLimit, maxConcurrentUploads: maxConcurrentUploads,
             backpressure: configuration.backpressure, hasTransport: configuration.transport != nil,
-            reportsDeliveries: configuration.deliveryObserver != nil)
+            reportsDeliveries: configuration.deliveryObserver != nil, awaitedFlushGateLimit: awaitedFlushGateLimit)
     }
 
     init(_ configuration: Configuration) {
@@ -73,11 +74,13 @@ struct ValidatedConfiguration: Sendable {
         writeStageCapacity = min(max(1, configuration.writeStageCapacity), 10_000_000)
         maxConcurrentUploads = min(max(1, configuration.maxConcurrentUploads), 64)
         retryAfterLimit = max(.zero, configuration.retryAfterLimit)
+        awaitedFlushGateLimit = max(.zero, configuration.awaitedFlushGateLimit)
         if configuration.uploadMaxRetries < 0 || configuration.backoffBase < .zero
             || configuration.backoffMax < .zero || configuration.maxFilesPerFlush < 1
             || configuration.writeStageCapacity != writeStageCapacity
             || configuration.maxConcurrentUploads != maxConcurrentUploads
             || configuration.retryAfterLimit != retryAfterLimit || backoffFactor != configuration.backoffFactor
+            || configuration.awaitedFlushGateLimit != awaitedFlushGateLimit
         {
             adjusted.append("retry, backoff or capacity options out of range were clamped")
         }

@@ -245,6 +245,13 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             listing = false
             pass?.kept = true
             actions.append(.report(.storage, "stored batches could not be listed: \(message)", eventCount: 0))
+        case .read(let id, let eventCount, let bytes) where pass?.kept == true:
+            // Read after its pass kept a batch: the pass sends nothing more, so it is kept unsent.
+            if var item = take(id) {
+                (item.eventCount, item.bytes, item.state) = (eventCount, bytes, .ready)
+                work.append(item)
+                stopPass(&actions)
+            }
         case .read(let id, let eventCount, let bytes):
             update(id) { item in
                 item.state = .ready
@@ -259,7 +266,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             }
         case .readFailed(let id, let message):
             _ = take(id)
-            stopPass()
+            stopPass(&actions)
             actions.append(.report(.storage, "\(id) could not be read; it is kept: \(message)", eventCount: 0))
         case .answered(let id, let status, let retryAfter, let jitter):
             answered(id, status: status, retryAfter: retryAfter, jitter: jitter, at: now, &actions)
@@ -632,8 +639,12 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         _ actions: inout [PipelineAction]
     ) {
         statistics.retryWaits += 1
-        let sentIn = work.first { $0.id == id }?.sentInGeneration ?? gate.generation
-        gate.failed(sentIn: sentIn, retryAfter: retryAfter, jitter: jitter, at: now, rules: rules)
+        let item = work.first { $0.id == id }
+        // The batch's own next retry, or nil when this failure ends the pass (used up, or the pass already kept
+        // a batch: the ingest counts as down, so the rest of the pass is kept without more attempts).
+        let retry = item.map { $0.retries + 1 }.flatMap { $0 > rules.maxRetries || pass?.kept == true ? nil : $0 }
+        let sentIn = item?.sentInGeneration ?? gate.generation
+        gate.failed(sentIn: sentIn, retry: retry, retryAfter: retryAfter, jitter: jitter, at: now, rules: rules)
         guard let index = work.firstIndex(where: { $0.id == id }) else { return }
         if let evicted = work[index].evictedEvents {
             endHold()
@@ -644,13 +655,16 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             return
         }
         work[index].retries += 1
-        guard work[index].retries > rules.maxRetries else {
+        guard retry == nil else {
             work[index].state = .ready
             return
         }
+        let usedUp = work[index].retries > rules.maxRetries
         _ = take(id)
         actions.append(.forget(id))
-        stopPass()
+        // Kept because its pass had already kept a batch: that batch's report speaks for the pass.
+        guard usedUp else { return }
+        stopPass(&actions)
         let statusText = status.map { "status \($0)" } ?? "no answer"
         actions.append(
             .report(
@@ -660,9 +674,20 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     }
 
     /// A kept or unreadable batch ends the pass: nothing more is sent (the rest would most likely fail too).
-    private mutating func stopPass() {
+    /// Batches read and waiting to be sent are kept at once; a request in flight is kept when it fails.
+    private mutating func stopPass(_ actions: inout [PipelineAction]) {
         pass?.kept = true
-        work.removeAll { $0.state == .queued }
+        for item in work where item.state == .ready {
+            if let evicted = item.evictedEvents {
+                // Evicted while it was held: its events are gone, and counted now that it will not be delivered.
+                deliver(.dropped(.storageEviction), evicted, .batch(item.id), &actions)
+                actions.append(.forget(item.id))
+                countEviction(evicted, batches: [item.id], count: 1, delivered: true, &actions)
+            } else {
+                actions.append(.forget(item.id))
+            }
+        }
+        work.removeAll { $0.state == .queued || $0.state == .ready }
     }
 
     /// Removes an item from the work, returning it.
@@ -817,6 +842,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
                 actions.append(.read(work[index].id))
             }
             listAheadOfSlowRequests(&actions)
+        } else {
+            releaseFlushesBehindClosedGate(at: now, &actions)
         }
         guard var current = pass, !listing, !current.needsListing, work.isEmpty else { return }
         if current.exhaustive, !current.kept, current.listedFull {
@@ -838,6 +865,25 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             pass = Pass(exhaustive: false, waiters: [])
         }
         if pass != nil { pumpUploads(at: now, &actions) }
+    }
+
+    /// Ends the awaited flushes that wait for a gate held until later than ``PipelineRules/awaitedFlushGateLimit``
+    /// from now (a long `Retry-After`, or a backoff above the limit): they resolve as kept for retry, and the
+    /// passes go on without them, sending when the gate opens. Both holds only ever move later, but a final
+    /// answer ends a backoff early, so the check is made each time the pump finds the gate closed.
+    private mutating func releaseFlushesBehindClosedGate(at now: Instant, _ actions: inout [PipelineAction]) {
+        guard let until = gate.until, now.duration(to: until) > rules.awaitedFlushGateLimit, waitsOnGate,
+            case .running(var current, var followUp) = passes
+        else { return }
+        let base = BinobanFlushResult(outcome: .keptForRetry)
+        for waiter in current.waiters + (followUp?.waiters ?? []) {
+            actions.append(.resume(waiter, result(for: waiter, base: base)))
+        }
+        current.waiters = []
+        followUp?.waiters = []
+        passes = .running(current, followUp: followUp)
+        // Flushes behind a held write wait for room that only an upload can free.
+        resolveTicketsBehindHold(.keptForRetry, &actions)
     }
 
     /// When everything listed has been sent but some requests are still out and storage holds more, lists the
