@@ -75,6 +75,11 @@ public struct BinobanError: Error, Sendable, Hashable, CustomStringConvertible {
     public var eventCount: Int
     /// How many reports of this kind the rate limit suppressed and folded into this one.
     public var suppressedCount: Int
+    /// Why the upload the report is about got no HTTP answer (refused, reset, TLS handshake, certificate, timeout,
+    /// DNS, …), as the transport said; `nil` when the report is not about a request without an answer. Set on the
+    /// ``Kind/uploadFailed`` reports "got no answer" and "still failed (no answer: …)"; a summary of suppressed
+    /// reports carries the last one's.
+    public var transportFailure: BinobanTransportFailure?
 
     /// Creates a report.
     public init(kind: Kind, message: String, eventCount: Int = 0, suppressedCount: Int = 0) {
@@ -82,6 +87,15 @@ public struct BinobanError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
         self.eventCount = eventCount
         self.suppressedCount = suppressedCount
+    }
+
+    /// Creates a report about a request without an answer, with the transport's reason.
+    public init(
+        kind: Kind, message: String, eventCount: Int = 0, suppressedCount: Int = 0,
+        transportFailure: BinobanTransportFailure?
+    ) {
+        self.init(kind: kind, message: message, eventCount: eventCount, suppressedCount: suppressedCount)
+        self.transportFailure = transportFailure
     }
 
     /// `kind: message`, with the event count and the number of suppressed reports when there were any.

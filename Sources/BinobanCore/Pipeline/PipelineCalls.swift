@@ -92,7 +92,7 @@ enum PipelineCalls<Instant: InstantProtocol> where Instant.Duration == Duration 
                 .delay(nowMillisSince1970: wallClock.currentMillisecondsSince1970())
             return .answered(id, status: response.statusCode, retryAfter: retryAfter, jitter: random.nextUnitInterval())
         } catch {
-            return .noAnswer(id, jitter: random.nextUnitInterval())
+            return .noAnswer(id, jitter: random.nextUnitInterval(), failure: BinobanTransportFailure(error))
         }
     }
 }

@@ -28,8 +28,8 @@ enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     case readFailed(BinobanBatchID, String)
     /// The server answered a batch. `jitter` is a fresh uniform draw in `0..<1` for a possible backoff.
     case answered(BinobanBatchID, status: Int, retryAfter: Duration?, jitter: Double)
-    /// No answer arrived for a batch (the transport threw).
-    case noAnswer(BinobanBatchID, jitter: Double)
+    /// No answer arrived for a batch (the transport threw), for the reason the transport gave.
+    case noAnswer(BinobanBatchID, jitter: Double, failure: BinobanTransportFailure)
     /// A batch was deleted after its final answer.
     case removed(BinobanBatchID)
     /// Deleting a batch failed.

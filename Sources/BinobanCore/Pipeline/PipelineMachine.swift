@@ -45,6 +45,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         /// The storage evicted this batch while it was being read or sent; its events are counted as evicted
         /// only if it is not delivered.
         var evictedEvents: Int?
+        /// Why its last request failed, if one did: told to the delivery observer if the batch is kept.
+        var lastFailure: BinobanUploadFailure?
     }
 
     /// One upload pass: list at most `maxFilesPerFlush` batches and settle each one.
@@ -270,10 +272,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             actions.append(.report(.storage, "\(id) could not be read; it is kept: \(message)", eventCount: 0))
         case .answered(let id, let status, let retryAfter, let jitter):
             answered(id, status: status, retryAfter: retryAfter, jitter: jitter, at: now, &actions)
-        case .noAnswer(let id, let jitter):
+        case .noAnswer(let id, let jitter, let failure):
             statistics.requests.noAnswer += 1
-            actions.append(.report(.uploadFailed, "\(id) got no answer; it will be retried", eventCount: 0))
-            failed(id, status: nil, retryAfter: nil, jitter: jitter, at: now, &actions)
+            failed(id, .noAnswer(failure), retryAfter: nil, jitter: jitter, at: now, &actions)
         case .removed(let id):
             _ = take(id)
             endHold()
@@ -619,7 +620,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
                     eventCount: item.eventCount))
         case .transient:
             statistics.requests.transientFailures += 1
-            failed(id, status: status, retryAfter: retryAfter, jitter: jitter, at: now, &actions)
+            failed(id, .status(status), retryAfter: retryAfter, jitter: jitter, at: now, &actions)
             return
         }
         pass?.progressed = true
@@ -635,7 +636,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     }
 
     private mutating func failed(
-        _ id: BinobanBatchID, status: Int?, retryAfter: Duration?, jitter: Double, at now: Instant,
+        _ id: BinobanBatchID, _ failure: BinobanUploadFailure, retryAfter: Duration?, jitter: Double, at now: Instant,
         _ actions: inout [PipelineAction]
     ) {
         statistics.retryWaits += 1
@@ -655,22 +656,36 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             return
         }
         work[index].retries += 1
+        work[index].lastFailure = failure
         guard retry == nil else {
             work[index].state = .ready
+            if case .noAnswer(let transportFailure) = failure {
+                actions.append(
+                    .reportNoAnswer("\(id) got no answer (\(transportFailure)); it will be retried", transportFailure))
+            }
             return
         }
         let usedUp = work[index].retries > rules.maxRetries
+        deliver(.keptForRetry(failure), work[index].eventCount, .batch(id), &actions)
         _ = take(id)
         actions.append(.forget(id))
-        // Kept because its pass had already kept a batch: that batch's report speaks for the pass.
-        guard usedUp else { return }
+        guard usedUp else {
+            // Kept because its pass had already kept a batch, whose report speaks for a status; a request without
+            // an answer still says why.
+            if case .noAnswer(let transportFailure) = failure {
+                actions.append(
+                    .reportNoAnswer(
+                        "\(id) got no answer (\(transportFailure)); it is kept for a later flush", transportFailure))
+            }
+            return
+        }
         stopPass(&actions)
-        let statusText = status.map { "status \($0)" } ?? "no answer"
-        actions.append(
-            .report(
-                .uploadFailed,
-                "\(id) still failed (\(statusText)) after \(rules.maxRetries) retries; it is kept for a later flush",
-                eventCount: 0))
+        let message = "\(id) still failed (\(failure)) after \(rules.maxRetries) retries; it is kept for a later flush"
+        if case .noAnswer(let transportFailure) = failure {
+            actions.append(.reportNoAnswer(message, transportFailure))
+        } else {
+            actions.append(.report(.uploadFailed, message, eventCount: 0))
+        }
     }
 
     /// A kept or unreadable batch ends the pass: nothing more is sent (the rest would most likely fail too).
@@ -684,6 +699,10 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
                 actions.append(.forget(item.id))
                 countEviction(evicted, batches: [item.id], count: 1, delivered: true, &actions)
             } else {
+                // A batch that failed before is told kept, with its last failure; one never sent just stays stored.
+                if let failure = item.lastFailure {
+                    deliver(.keptForRetry(failure), item.eventCount, .batch(item.id), &actions)
+                }
                 actions.append(.forget(item.id))
             }
         }
