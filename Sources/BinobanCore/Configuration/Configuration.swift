@@ -66,6 +66,17 @@ public struct Configuration: Sendable {
     /// The longest `Retry-After` honoured (delay-seconds or an HTTP-date); a longer one is shortened to this.
     /// No request of any batch is sent before a `Retry-After` has elapsed. Default 10 minutes.
     public var retryAfterLimit: Duration = .seconds(600)
+    /// The oldest an event may be when it is uploaded. Default `nil`: no limit.
+    ///
+    /// An event's age is from its `timestamp` (when it was tracked, or the caller's
+    /// `BinobanMessageFields.timestamp`) to ``wallClock``'s time when its batch is read for upload. Older events are
+    /// left out of the request and deleted with their batch, counted in ``BinobanStatistics/Drops/expired``,
+    /// reported as ``BinobanError/Kind/expiredEvent`` and to the ``deliveryObserver`` as `.dropped(.expired)`; a
+    /// batch whose events all expired is deleted without a request. Set it for an ingest that deduplicates by
+    /// `messageId` only within a window: an event retried after the window (a long outage, a backlog an earlier
+    /// run left) would be counted twice if its first upload had in fact arrived. A zero or negative value is
+    /// ignored (reported).
+    public var maxEventAge: Duration?
     /// How long an awaited flush (``Binoban/flushAndWait()``, and `run()`'s final flush) waits for the upload
     /// gate to open. Default 60 seconds, the default ``backoffMax``: a backoff alone never ends an awaited flush,
     /// but a `Retry-After` longer than a minute does.

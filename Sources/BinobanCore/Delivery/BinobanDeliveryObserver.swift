@@ -83,6 +83,9 @@ public enum BinobanDropReason: Sendable, Hashable {
     case stage(String)
     /// Deleted by ``Binoban/purgeBacklog()`` (``BinobanStatistics/Drops/purged``).
     case purged
+    /// Older than ``Configuration/maxEventAge`` when their batch was read for upload
+    /// (``BinobanStatistics/Drops/expired``).
+    case expired
 }
 
 extension BinobanDelivery: CustomStringConvertible {
@@ -115,6 +118,7 @@ extension BinobanDropReason: CustomStringConvertible {
         case .storageFailure: "storageFailure"
         case .stage(let reason): "stage: \(reason)"
         case .purged: "purged"
+        case .expired: "expired"
         }
     }
 }

@@ -31,6 +31,9 @@ public struct BinobanError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Events were tracked while the instance was paused (`enabled == false`) and were dropped, as the iOS
         /// and Kotlin SDKs drop them; ``BinobanError/eventCount`` says how many.
         public static let pausedDrop = Kind("pausedDrop")
+        /// Stored events were older than ``Configuration/maxEventAge`` when their batch was read for upload and
+        /// were dropped; ``BinobanError/eventCount`` says how many.
+        public static let expiredEvent = Kind("expiredEvent")
         /// The storage failed or could not be opened; see the message for the fallback taken.
         public static let storage = Kind("storage")
         /// The identity could not be read or persisted.
@@ -67,8 +70,8 @@ public struct BinobanError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A value-free, human-readable explanation.
     public var message: String
     /// The number of events the report is about: the dropped events for the drop kinds (``Kind/writeStageOverflow``,
-    /// ``Kind/oversizeEvent``, ``Kind/storageEviction``, ``Kind/storageFull``, ``Kind/pausedDrop``), `0` when the
-    /// report is not about events.
+    /// ``Kind/oversizeEvent``, ``Kind/storageEviction``, ``Kind/storageFull``, ``Kind/pausedDrop``,
+    /// ``Kind/expiredEvent``), `0` when the report is not about events.
     ///
     /// A report that folds in reports the rate limit suppressed carries the sum of their event counts as well, so
     /// adding up `eventCount` over every delivered report gives every event reported, none lost to the limit.

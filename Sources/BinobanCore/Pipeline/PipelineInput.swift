@@ -22,6 +22,9 @@ enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     case listFailed(String)
     /// A batch was read and is held by the driver, ready to send.
     case read(BinobanBatchID, eventCount: Int, bytes: Int)
+    /// A batch was read and some of its events were older than ``Configuration/maxEventAge``: the driver holds it
+    /// without them (`eventCount` are the events left to send, maybe none; `bytes` the batch's stored size).
+    case readExpiring(BinobanBatchID, eventCount: Int, bytes: Int, expired: ExpiredRead)
     /// A batch was gone when it was read (evicted or removed).
     case vanished(BinobanBatchID)
     /// Reading a batch failed for real (a disk or format fault).
@@ -48,6 +51,13 @@ enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     /// Shutdown: the intake is closed; write everything it held, upload until `deadline`, then stop. The caller
     /// awaiting the shutdown put a flush ticket in the intake before closing it.
     case stop(deadline: Instant)
+}
+
+/// The events of a batch that were older than ``Configuration/maxEventAge`` when it was read.
+struct ExpiredRead: Sendable, Equatable {
+    var count: Int
+    /// Their message ids, for the delivery observer.
+    var messageIds: [String]
 }
 
 /// Everything one drain of the intake carried besides the events themselves, which the driver keeps.

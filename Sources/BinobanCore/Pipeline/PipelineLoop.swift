@@ -227,7 +227,8 @@ actor PipelineLoop: PipelineControl {
             return [logged(await PipelineCalls.list(storage, limit: limit))]
         case .read(let id):
             guard let storage else { return [] }
-            let (input, batch) = await PipelineCalls<PipelineInstant>.read(storage, id)
+            let (input, batch) = await PipelineCalls<PipelineInstant>.read(
+                storage, id, expiringBefore: parts.expiryCutoffMillis())
             if let batch { held[batch.id] = batch }
             return [logged(input)]
         case .send(let id):

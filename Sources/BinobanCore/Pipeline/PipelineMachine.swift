@@ -47,6 +47,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         var evictedEvents: Int?
         /// Why its last request failed, if one did: told to the delivery observer if the batch is kept.
         var lastFailure: BinobanUploadFailure?
+        /// Its events older than ``Configuration/maxEventAge`` when it was read: left out of its request, counted
+        /// when the batch leaves storage (a kept batch is read, and its events judged, again).
+        var expired: ExpiredRead?
     }
 
     /// One upload pass: list at most `maxFilesPerFlush` batches and settle each one.
@@ -247,19 +250,11 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             listing = false
             pass?.kept = true
             actions.append(.report(.storage, "stored batches could not be listed: \(message)", eventCount: 0))
-        case .read(let id, let eventCount, let bytes) where pass?.kept == true:
-            // Read after its pass kept a batch: the pass sends nothing more, so it is kept unsent.
-            if var item = take(id) {
-                (item.eventCount, item.bytes, item.state) = (eventCount, bytes, .ready)
-                work.append(item)
-                stopPass(&actions)
-            }
+        case .readExpiring(let id, let eventCount, let bytes, let expired):
+            update(id) { $0.expired = expired }
+            batchRead(id, eventCount: eventCount, bytes: bytes, &actions)
         case .read(let id, let eventCount, let bytes):
-            update(id) { item in
-                item.state = .ready
-                item.eventCount = eventCount
-                item.bytes = bytes
-            }
+            batchRead(id, eventCount: eventCount, bytes: bytes, &actions)
         case .vanished(let id):
             // Gone since it was listed: the write that evicted it counted its events, and freed room.
             endHold()
@@ -593,12 +588,56 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     // MARK: Uploads
 
+    /// A batch was read: it waits for the gate to be sent, unless its pass kept a batch meanwhile (the pass sends
+    /// nothing more: it is kept unsent) or every event of it expired (nothing to send: it leaves storage).
+    private mutating func batchRead(
+        _ id: BinobanBatchID, eventCount: Int, bytes: Int, _ actions: inout [PipelineAction]
+    ) {
+        update(id) { item in
+            item.state = .ready
+            item.eventCount = eventCount
+            item.bytes = bytes
+        }
+        if pass?.kept == true {
+            stopPass(&actions)
+        } else if eventCount == 0, work.contains(where: { $0.id == id && $0.expired != nil }) {
+            pass?.progressed = true
+            settle(id, &actions)
+        }
+    }
+
+    /// Counts the expired events of a batch leaving storage after its final answer (or with every event expired),
+    /// and lowers the queue by the whole batch.
+    private mutating func leaveStorage(_ item: UploadItem, _ actions: inout [PipelineAction]) {
+        let expired = item.expired ?? ExpiredRead(count: 0, messageIds: [])
+        drop(
+            expired.count, \.expired, .expiredEvent, "because they were older than maxEventAge when read for upload",
+            (.expired, .named(expired.messageIds)), &actions)
+        dequeue(events: item.eventCount + expired.count, bytes: item.bytes)
+    }
+
+    /// A batch is done with (answered for good, or every event expired): its events leave the queue, and it is
+    /// deleted from storage, or let go when its eviction already deleted it.
+    private mutating func settle(_ id: BinobanBatchID, _ actions: inout [PipelineAction]) {
+        guard let index = work.firstIndex(where: { $0.id == id }) else { return }
+        let item = work[index]
+        leaveStorage(item, &actions)
+        if item.evictedEvents != nil {
+            // Already gone from storage (its eviction freed room, and was left to this outcome to count).
+            endHold()
+            _ = take(id)
+            actions.append(.forget(id))
+        } else {
+            work[index].state = .removing
+            actions.append(.remove(id))
+        }
+    }
+
     private mutating func answered(
         _ id: BinobanBatchID, status: Int, retryAfter: Duration?, jitter: Double, at now: Instant,
         _ actions: inout [PipelineAction]
     ) {
-        guard let index = work.firstIndex(where: { $0.id == id }) else { return }
-        let item = work[index]
+        guard let item = work.first(where: { $0.id == id }) else { return }
         switch Self.verdict(forStatus: status) {
         case .accepted:
             statistics.requests.accepted += 1
@@ -606,13 +645,11 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             statistics.uploadedBatches += 1
             statistics.uploadedEvents += item.eventCount
             deliver(.uploaded, item.eventCount, .batch(id), &actions)
-            dequeue(events: item.eventCount, bytes: item.bytes)
         case .rejected:
             statistics.requests.rejected += 1
             gate.answeredFinally()
             statistics.dropped.rejected += item.eventCount
             deliver(.rejected(status: status), item.eventCount, .batch(id), &actions)
-            dequeue(events: item.eventCount, bytes: item.bytes)
             actions.append(
                 .report(
                     .batchRejected,
@@ -624,15 +661,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             return
         }
         pass?.progressed = true
-        if item.evictedEvents != nil {
-            // Already gone from storage (its eviction freed room): nothing to delete.
-            endHold()
-            _ = take(id)
-            actions.append(.forget(id))
-        } else {
-            work[index].state = .removing
-            actions.append(.remove(id))
-        }
+        settle(id, &actions)
     }
 
     private mutating func failed(

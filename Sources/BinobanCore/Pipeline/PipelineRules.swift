@@ -19,4 +19,6 @@ struct PipelineRules: Sendable, Equatable {
     var reportsDeliveries = false
     /// How long an awaited flush waits for a closed upload gate: held longer, it ends as kept for retry.
     var awaitedFlushGateLimit: Duration = .seconds(60)
+    /// ``Configuration/maxEventAge`` in whole milliseconds, or `nil` for no limit.
+    var maxEventAgeMillis: Int64?
 }
