@@ -1,3 +1,4 @@
+public import BinobanCore
 import URLSessionTransportSupport
 
 /// Why an upload through ``URLSessionEventTransport`` got no HTTP answer.
@@ -41,5 +42,42 @@ public struct URLSessionEventTransportError: Error, Sendable, Hashable, CustomSt
     public var description: String {
         let code = urlErrorCode.map { " (URLError \($0))" } ?? ""
         return "event upload got no HTTP answer: \(reason.rawValue)\(code)"
+    }
+}
+
+extension URLSessionEventTransportError: BinobanTransportFailureReporting {
+    /// The reason the `URLError` code names (refused, DNS, TLS handshake, certificate, …), else the coarse
+    /// ``reason``'s; the code as the detail (`URLError -1004`).
+    public var transportFailure: BinobanTransportFailure {
+        let detail = urlErrorCode.map { "URLError \($0)" } ?? ""
+        return BinobanTransportFailure(reason: Self.failureReason(code: urlErrorCode) ?? fallback, detail: detail)
+    }
+
+    private var fallback: BinobanTransportFailure.Reason {
+        switch reason {
+        case .timedOut: .timeout
+        case .cannotConnect: .unreachable
+        case .connectionLost: .closedEarly
+        case .secureConnectionFailed: .tlsHandshake
+        case .notHTTP: .protocolViolation
+        case .other: .other
+        }
+    }
+
+    /// The `URLError.Code` raw values that say more than the coarse reason.
+    private static func failureReason(code: Int?) -> BinobanTransportFailure.Reason? {
+        switch code {
+        case -1001: .timeout  // timedOut
+        case -1004: .refused  // cannotConnectToHost
+        case -1003, -1006: .dns  // cannotFindHost, dnsLookupFailed
+        case -1009, -1018, -1020: .unreachable  // notConnectedToInternet, internationalRoamingOff, dataNotAllowed
+        case -1005: .closedEarly  // networkConnectionLost
+        case -1200: .tlsHandshake  // secureConnectionFailed
+        case -1201, -1202, -1203, -1204, -1205, -1206: .certificate  // serverCertificate…, clientCertificate…
+        case -999: .cancelled  // cancelled
+        case -1000, -1002: .invalidRequest  // badURL, unsupportedURL
+        case -1011: .protocolViolation  // badServerResponse
+        default: nil
+        }
     }
 }

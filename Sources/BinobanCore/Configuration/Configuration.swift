@@ -45,7 +45,9 @@ public struct Configuration: Sendable {
     ///
     /// The one time option that is not a `Duration`: the seed spells it as a number of seconds.
     public var flushInterval: Double = 30
-    /// Retries of one batch after its first transient failure, per flush. Default 3.
+    /// Retries of one batch after its first transient failure, per flush. Default 3. The first batch of a flush
+    /// that still fails after them is kept for a later flush, and so is the rest of that flush (the ingest counts
+    /// as down): a persistent failure ends an awaited flush within the backoff of these retries.
     public var uploadMaxRetries: Int = 3
     /// The backoff before the first retry is drawn from zero up to this (millisecond precision). Default 1 second;
     /// a negative value becomes zero (reported).
@@ -55,12 +57,35 @@ public struct Configuration: Sendable {
     /// The largest backoff ceiling (millisecond precision). Default 60 seconds; a negative value becomes zero
     /// (reported).
     ///
-    /// The backoff grows with consecutive transient failures across flushes (during a long outage it reaches
-    /// this ceiling) and resets at the first answer that is not transient.
+    /// Within one flush, a batch's retry `n` waits a random share of `min(backoffMax, backoffBase ×
+    /// backoffFactor^(n−1))` (at most 1 + 2 + 4 s for the default three retries), whatever other batches or
+    /// earlier flushes failed; the first batch that still fails ends the flush and keeps the rest. Between flushes
+    /// the wait grows with the consecutive failed rounds (during a long outage it reaches this ceiling) and
+    /// resets at the first answer that is not transient.
     public var backoffMax: Duration = .seconds(60)
     /// The longest `Retry-After` honoured (delay-seconds or an HTTP-date); a longer one is shortened to this.
     /// No request of any batch is sent before a `Retry-After` has elapsed. Default 10 minutes.
     public var retryAfterLimit: Duration = .seconds(600)
+    /// The oldest an event may be when it is uploaded. Default `nil`: no limit.
+    ///
+    /// An event's age is from its `timestamp` (when it was tracked, or the caller's
+    /// `BinobanMessageFields.timestamp`) to ``wallClock``'s time when its batch is read for upload. Older events are
+    /// left out of the request and deleted with their batch, counted in ``BinobanStatistics/Drops/expired``,
+    /// reported as ``BinobanError/Kind/expiredEvent`` and to the ``deliveryObserver`` as `.dropped(.expired)`; a
+    /// batch whose events all expired is deleted without a request. Set it for an ingest that deduplicates by
+    /// `messageId` only within a window: an event retried after the window (a long outage, a backlog an earlier
+    /// run left) would be counted twice if its first upload had in fact arrived. A zero or negative value is
+    /// ignored (reported).
+    public var maxEventAge: Duration?
+    /// How long an awaited flush (``Binoban/flushAndWait()``, and `run()`'s final flush) waits for the upload
+    /// gate to open. Default 60 seconds, the default ``backoffMax``: a backoff alone never ends an awaited flush,
+    /// but a `Retry-After` longer than a minute does.
+    ///
+    /// When requests are held (a backoff, or a server's `Retry-After`) until later than this from now, the
+    /// flushes awaiting them end at once as ``BinobanFlushResult/Outcome/keptForRetry``: without the limit, four
+    /// 429s asking for 10 minutes each would hold the caller for 40. The batches stay stored and are sent when
+    /// the gate opens, as any batch kept for retry. A negative value becomes zero (reported).
+    public var awaitedFlushGateLimit: Duration = .seconds(60)
     /// Requests in flight at once: while one batch waits for its answer, others may go. Default 1 on iOS,
     /// tvOS, watchOS and visionOS (as the mobile SDK), 4 elsewhere.
     public var maxConcurrentUploads: Int = Configuration.platformConcurrentUploads

@@ -23,6 +23,8 @@ struct ValidatedConfiguration: Sendable {
     var writeStageCapacity: Int
     var maxConcurrentUploads: Int
     var retryAfterLimit: Duration
+    var awaitedFlushGateLimit: Duration
+    var maxEventAgeMillis: Int64?
 
     var isValid: Bool { invalidReasons.isEmpty && endpoint != nil }
 
@@ -33,7 +35,8 @@ struct ValidatedConfiguration: Sendable {
             backoff: BackoffSchedule(baseMillis: backoffBaseMillis, factor: backoffFactor, maxMillis: backoffMaxMillis),
             retryAfterLimit: retryAfterLimit, maxConcurrentUploads: maxConcurrentUploads,
             backpressure: configuration.backpressure, hasTransport: configuration.transport != nil,
-            reportsDeliveries: configuration.deliveryObserver != nil)
+            reportsDeliveries: configuration.deliveryObserver != nil, awaitedFlushGateLimit: awaitedFlushGateLimit,
+            maxEventAgeMillis: maxEventAgeMillis)
     }
 
     init(_ configuration: Configuration) {
@@ -73,11 +76,19 @@ struct ValidatedConfiguration: Sendable {
         writeStageCapacity = min(max(1, configuration.writeStageCapacity), 10_000_000)
         maxConcurrentUploads = min(max(1, configuration.maxConcurrentUploads), 64)
         retryAfterLimit = max(.zero, configuration.retryAfterLimit)
+        awaitedFlushGateLimit = max(.zero, configuration.awaitedFlushGateLimit)
+        if let age = configuration.maxEventAge, age <= .zero {
+            adjusted.append("maxEventAge \(age) is not above zero; no age limit is applied")
+            maxEventAgeMillis = nil
+        } else {
+            maxEventAgeMillis = configuration.maxEventAge.map { Int64(Self.milliseconds($0)) }
+        }
         if configuration.uploadMaxRetries < 0 || configuration.backoffBase < .zero
             || configuration.backoffMax < .zero || configuration.maxFilesPerFlush < 1
             || configuration.writeStageCapacity != writeStageCapacity
             || configuration.maxConcurrentUploads != maxConcurrentUploads
             || configuration.retryAfterLimit != retryAfterLimit || backoffFactor != configuration.backoffFactor
+            || configuration.awaitedFlushGateLimit != awaitedFlushGateLimit
         {
             adjusted.append("retry, backoff or capacity options out of range were clamped")
         }

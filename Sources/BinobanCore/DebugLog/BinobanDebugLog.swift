@@ -147,10 +147,11 @@ struct BinobanDebugLog: Sendable {
             write(
                 "upload of batch \(id.sequence) answered HTTP \(status): \(meaning)",
                 ["batch": String(id.sequence), "status": String(status)], file: file, line: line)
-        case .noAnswer(let id, _):
+        case .noAnswer(let id, _, let failure):
             write(
-                "upload of batch \(id.sequence) got no answer (the transport failed); the batch is kept for a retry",
-                ["batch": String(id.sequence), "status": "none"], file: file, line: line)
+                "upload of batch \(id.sequence) got no answer (\(failure)); the batch is kept for a retry",
+                ["batch": String(id.sequence), "status": "none", "reason": failure.reason.rawValue], file: file,
+                line: line)
         default:
             break
         }

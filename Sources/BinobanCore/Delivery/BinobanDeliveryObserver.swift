@@ -1,10 +1,15 @@
 /// Told, once per finished batch, what became of its events: uploaded, rejected by the ingest, or dropped by the
 /// SDK with the reason. Set it on ``Configuration/deliveryObserver``.
 ///
-/// Every event the instance accepted ends in exactly one report (or stays queued in storage, for a later flush or
-/// run), and the reports add up to ``Binoban/statistics``: the events of `.uploaded` reports are
+/// Every event the instance accepted ends in exactly one final report (or stays queued in storage, for a later
+/// flush or run), and the final reports add up to ``Binoban/statistics``: the events of `.uploaded` reports are
 /// ``BinobanStatistics/uploadedEvents``, those of `.rejected` ones ``BinobanStatistics/Drops/rejected``, and each
 /// drop reason its counter.
+///
+/// A batch whose requests failed and that is kept for a later flush is told as well, as
+/// ``BinobanDeliveryOutcome/keptForRetry(_:)`` with the last failure (a status, or the transport's reason for no
+/// answer: refused, reset, TLS handshake, certificate, timeout, DNS, …). That report is not final: the events stay
+/// stored, are not counted in the statistics by it, and are reported again (kept, or finally) at a later flush.
 ///
 /// It is called on the pipeline's own task, never on the thread that called `track()`, one report at a time and
 /// in the order the pipeline learned the outcomes. The pipeline waits for it to return: keep it short (count,
@@ -46,6 +51,16 @@ public enum BinobanDeliveryOutcome: Sendable, Hashable {
     case rejected(status: Int)
     /// The SDK dropped the events, for this reason.
     case dropped(BinobanDropReason)
+    /// Not final: a request for the batch failed and the batch is kept in storage for a later flush (it used its
+    /// retries, or its flush kept another batch and sends nothing more), with the batch's last failure: a status
+    /// that is retried, or no answer and the transport's reason. Its events are reported again when they finish.
+    case keptForRetry(BinobanUploadFailure)
+
+    /// Whether the events reached their end (every outcome but ``keptForRetry(_:)``).
+    public var isFinal: Bool {
+        if case .keptForRetry = self { return false }
+        return true
+    }
 }
 
 /// Why the SDK dropped events. Each reason is one counter of ``BinobanStatistics/Drops``.
@@ -68,6 +83,9 @@ public enum BinobanDropReason: Sendable, Hashable {
     case stage(String)
     /// Deleted by ``Binoban/purgeBacklog()`` (``BinobanStatistics/Drops/purged``).
     case purged
+    /// Older than ``Configuration/maxEventAge`` when their batch was read for upload
+    /// (``BinobanStatistics/Drops/expired``).
+    case expired
 }
 
 extension BinobanDelivery: CustomStringConvertible {
@@ -77,12 +95,13 @@ extension BinobanDelivery: CustomStringConvertible {
 }
 
 extension BinobanDeliveryOutcome: CustomStringConvertible {
-    /// `uploaded`, `rejected (status 400)` or `dropped (storageEviction)`.
+    /// `uploaded`, `rejected (status 400)`, `dropped (storageEviction)` or `keptForRetry (status 503)`.
     public var description: String {
         switch self {
         case .uploaded: "uploaded"
         case .rejected(let status): "rejected (status \(status))"
         case .dropped(let reason): "dropped (\(reason))"
+        case .keptForRetry(let failure): "keptForRetry (\(failure))"
         }
     }
 }
@@ -99,6 +118,7 @@ extension BinobanDropReason: CustomStringConvertible {
         case .storageFailure: "storageFailure"
         case .stage(let reason): "stage: \(reason)"
         case .purged: "purged"
+        case .expired: "expired"
         }
     }
 }

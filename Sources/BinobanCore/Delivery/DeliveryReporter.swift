@@ -27,7 +27,8 @@ struct DeliveryReporter {
         var awaitedOnly: [String] = []
         switch notice.events {
         case .batch(let id):
-            awaitedByBatch[id] = nil
+            // A kept batch stays stored: its awaited events are still known by batch.
+            if notice.outcome.isFinal { awaitedByBatch[id] = nil }
             let wanted = observer != nil || !waiters.isEmpty
             ids = wanted ? held[id].map { BatchMessageIDs.messageIds(in: $0.events) } ?? [] : []
         case .oversize: ids = buffer?.oversizeIDs ?? []
@@ -42,6 +43,7 @@ struct DeliveryReporter {
         }
         observer?.deliveryFinished(
             BinobanDelivery(messageIds: ids, eventCount: notice.eventCount, outcome: notice.outcome))
+        guard notice.outcome.isFinal else { return }
         waiters.resolve(ids, with: notice.outcome)
         waiters.resolve(awaitedOnly, with: notice.outcome)
         if notice.outcome == .dropped(.purged) {

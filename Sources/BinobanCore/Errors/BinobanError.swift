@@ -31,6 +31,9 @@ public struct BinobanError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Events were tracked while the instance was paused (`enabled == false`) and were dropped, as the iOS
         /// and Kotlin SDKs drop them; ``BinobanError/eventCount`` says how many.
         public static let pausedDrop = Kind("pausedDrop")
+        /// Stored events were older than ``Configuration/maxEventAge`` when their batch was read for upload and
+        /// were dropped; ``BinobanError/eventCount`` says how many.
+        public static let expiredEvent = Kind("expiredEvent")
         /// The storage failed or could not be opened; see the message for the fallback taken.
         public static let storage = Kind("storage")
         /// The identity could not be read or persisted.
@@ -67,14 +70,19 @@ public struct BinobanError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A value-free, human-readable explanation.
     public var message: String
     /// The number of events the report is about: the dropped events for the drop kinds (``Kind/writeStageOverflow``,
-    /// ``Kind/oversizeEvent``, ``Kind/storageEviction``, ``Kind/storageFull``, ``Kind/pausedDrop``), `0` when the
-    /// report is not about events.
+    /// ``Kind/oversizeEvent``, ``Kind/storageEviction``, ``Kind/storageFull``, ``Kind/pausedDrop``,
+    /// ``Kind/expiredEvent``), `0` when the report is not about events.
     ///
     /// A report that folds in reports the rate limit suppressed carries the sum of their event counts as well, so
     /// adding up `eventCount` over every delivered report gives every event reported, none lost to the limit.
     public var eventCount: Int
     /// How many reports of this kind the rate limit suppressed and folded into this one.
     public var suppressedCount: Int
+    /// Why the upload the report is about got no HTTP answer (refused, reset, TLS handshake, certificate, timeout,
+    /// DNS, …), as the transport said; `nil` when the report is not about a request without an answer. Set on the
+    /// ``Kind/uploadFailed`` reports "got no answer" and "still failed (no answer: …)"; a summary of suppressed
+    /// reports carries the last one's.
+    public var transportFailure: BinobanTransportFailure?
 
     /// Creates a report.
     public init(kind: Kind, message: String, eventCount: Int = 0, suppressedCount: Int = 0) {
@@ -82,6 +90,15 @@ public struct BinobanError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
         self.eventCount = eventCount
         self.suppressedCount = suppressedCount
+    }
+
+    /// Creates a report about a request without an answer, with the transport's reason.
+    public init(
+        kind: Kind, message: String, eventCount: Int = 0, suppressedCount: Int = 0,
+        transportFailure: BinobanTransportFailure?
+    ) {
+        self.init(kind: kind, message: message, eventCount: eventCount, suppressedCount: suppressedCount)
+        self.transportFailure = transportFailure
     }
 
     /// `kind: message`, with the event count and the number of suppressed reports when there were any.

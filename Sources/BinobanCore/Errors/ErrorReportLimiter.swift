@@ -22,6 +22,7 @@ struct ErrorReportLimiter: Sendable {
         var pendingEvents = 0
         /// The message of the last suppressed report, repeated in the summary.
         var lastMessage = ""
+        var lastTransportFailure: BinobanTransportFailure?
     }
 
     /// The window within which a second report of the same kind is suppressed.
@@ -49,6 +50,7 @@ struct ErrorReportLimiter: Sendable {
         state.pendingReports += 1
         state.pendingEvents += error.eventCount
         state.lastMessage = error.message
+        state.lastTransportFailure = error.transportFailure
         kinds[key] = (error.kind, state)
         return nil
     }
@@ -85,7 +87,8 @@ struct ErrorReportLimiter: Sendable {
             kind: kind,
             message: "\(reports) of this kind suppressed by the rate limit, summarised; the last: \(state.lastMessage)",
             eventCount: state.pendingEvents,
-            suppressedCount: state.pendingReports
+            suppressedCount: state.pendingReports,
+            transportFailure: state.lastTransportFailure
         )
     }
 }

@@ -44,8 +44,9 @@ final class ErrorReporter: Sendable {
     ///
     /// `file`, `function` and `line` default to the caller's: the log record names the place that reported.
     func report(
-        _ kind: BinobanError.Kind, _ message: String, eventCount: Int = 0, file: String = #fileID,
-        function: String = #function, line: UInt = #line
+        _ kind: BinobanError.Kind, _ message: String, eventCount: Int = 0,
+        transportFailure: BinobanTransportFailure? = nil, file: String = #fileID, function: String = #function,
+        line: UInt = #line
     ) {
         if Self.oncePerInstance.contains(kind) {
             // Reported once for the instance's life (a missing transport: at creation, with the fix).
@@ -54,7 +55,8 @@ final class ErrorReporter: Sendable {
         let origin = Origin(file: file, function: function, line: line)
         origins.withLock { $0[kind] = origin }
         let now = elapsed()
-        let error = BinobanError(kind: kind, message: message, eventCount: eventCount)
+        let error = BinobanError(
+            kind: kind, message: message, eventCount: eventCount, transportFailure: transportFailure)
         guard let delivered = limiter.withLock({ $0.admit(error, at: now) }) else { return }
         deliver(delivered, from: origin)
     }

@@ -262,7 +262,8 @@ public final class Binoban: Sendable {
     }
 
     /// Uploads everything accepted before this call and returns when it was uploaded or failed for good, or
-    /// when a batch is kept after its retries. Cancelling the calling task returns
+    /// when a batch is kept after its retries (at most 1 + 2 + 4 s of backoff with the defaults), or at once when
+    /// uploads are held longer than ``Configuration/awaitedFlushGateLimit``. Cancelling the calling task returns
     /// ``BinobanFlushResult/Outcome/interrupted``.
     ///
     /// It has its own name rather than being an `async` overload of ``flush()``: an overload would hide the

@@ -85,7 +85,7 @@ struct BinobanMetricsPublisher: Sendable {
         [
             ("paused", \.paused), ("writeStageOverflow", \.writeStageOverflow), ("oversize", \.oversize),
             ("storageEviction", \.storageEviction), ("storageFull", \.storageFull), ("rejected", \.rejected),
-            ("storageFailure", \.storageFailure), ("stage", \.stage), ("purged", \.purged),
+            ("storageFailure", \.storageFailure), ("stage", \.stage), ("purged", \.purged), ("expired", \.expired),
         ]
     }
 

@@ -4,7 +4,9 @@ public struct BinobanFlushResult: Sendable, Hashable {
     public enum Outcome: Sendable, Hashable {
         /// Every batch stored before the flush was uploaded or rejected for good.
         case completed
-        /// A batch still failed after every retry (or no transport is configured); it is kept for later.
+        /// A batch still failed after every retry, the upload gate is held longer than
+        /// ``Configuration/awaitedFlushGateLimit`` (a long `Retry-After`), or no transport is configured; the
+        /// batches are kept for later.
         case keptForRetry
         /// The instance is paused (`enabled == false`) or disabled; nothing was uploaded.
         case paused

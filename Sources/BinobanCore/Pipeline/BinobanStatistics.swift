@@ -83,6 +83,9 @@ public struct BinobanStatistics: Sendable, Hashable {
         public var stageReasons: [String: Int] = [:]
         /// Deleted from storage by ``Binoban/purgeBacklog()``.
         public var purged: Int = 0
+        /// Older than ``Configuration/maxEventAge`` when their batch was read for upload: left out of the upload
+        /// and deleted with the batch.
+        public var expired: Int = 0
 
         /// The most distinct stage reasons counted, ``otherStageReason`` included.
         public static let maxStageReasons = 16
@@ -92,7 +95,7 @@ public struct BinobanStatistics: Sendable, Hashable {
         /// Every dropped event.
         public var total: Int {
             paused + writeStageOverflow + oversize + storageEviction + storageFull + rejected + storageFailure
-                + stage + purged
+                + stage + purged + expired
         }
 
         /// Counts `count` events a stage dropped for `reason`; returns the key they were counted under.

@@ -30,6 +30,10 @@ enum PipelineAction: Sendable, Equatable {
     case report(
         BinobanError.Kind, String, eventCount: Int, file: String = #fileID, function: String = #function,
         line: UInt = #line)
+    /// Report an ``BinobanError/Kind/uploadFailed`` about a request without an answer, with the transport's reason
+    /// (``BinobanError/transportFailure``); `file`, `function` and `line` as for ``report(_:_:eventCount:file:function:line:)``.
+    case reportNoAnswer(
+        String, BinobanTransportFailure, file: String = #fileID, function: String = #function, line: UInt = #line)
     /// Tell the delivery observer (and callers awaiting these events) what became of a group of events. Asked
     /// only while the machine names events (``PipelineRules/reportsDeliveries``, or since the first awaited
     /// event); performed before the batch's `forget` or `remove`.

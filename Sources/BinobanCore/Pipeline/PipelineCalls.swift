@@ -24,12 +24,21 @@ enum PipelineCalls<Instant: InstantProtocol> where Instant.Duration == Duration 
         }
     }
 
-    /// Reads a batch; the batch comes back beside the input so the driver can hold it for sending.
-    static func read(_ storage: any BinobanEventStorage, _ id: BinobanBatchID) async -> (
-        PipelineInput<Instant>, BinobanStoredBatch?
-    ) {
+    /// Reads a batch; the batch comes back beside the input so the driver can hold it for sending. With
+    /// `expiringBefore` (milliseconds since 1970, from ``Configuration/maxEventAge``), the events stamped before it
+    /// are taken out of the batch the driver holds and named in a ``PipelineInput/readExpiring(_:eventCount:bytes:expired:)``.
+    static func read(
+        _ storage: any BinobanEventStorage, _ id: BinobanBatchID, expiringBefore cutoffMillis: Int64? = nil
+    ) async -> (PipelineInput<Instant>, BinobanStoredBatch?) {
         do {
             guard let batch = try await storage.read(id) else { return (.vanished(id), nil) }
+            if let cutoffMillis, let split = ExpiredEvents.split(batch.events, olderThanMillis: cutoffMillis) {
+                let fresh = BinobanStoredBatch(id: id, events: split.kept, eventCount: split.keptCount)
+                let expired = ExpiredRead(count: split.expiredCount, messageIds: split.expiredIds)
+                return (
+                    .readExpiring(id, eventCount: split.keptCount, bytes: batch.events.count, expired: expired), fresh
+                )
+            }
             return (.read(id, eventCount: batch.eventCount, bytes: batch.events.count), batch)
         } catch {
             return (.readFailed(id, "\(error)"), nil)
@@ -92,7 +101,7 @@ enum PipelineCalls<Instant: InstantProtocol> where Instant.Duration == Duration 
                 .delay(nowMillisSince1970: wallClock.currentMillisecondsSince1970())
             return .answered(id, status: response.statusCode, retryAfter: retryAfter, jitter: random.nextUnitInterval())
         } catch {
-            return .noAnswer(id, jitter: random.nextUnitInterval())
+            return .noAnswer(id, jitter: random.nextUnitInterval(), failure: BinobanTransportFailure(error))
         }
     }
 }

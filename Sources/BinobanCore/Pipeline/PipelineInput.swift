@@ -24,14 +24,17 @@ enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     case listFailed(String)
     /// A batch was read and is held by the driver, ready to send.
     case read(BinobanBatchID, eventCount: Int, bytes: Int)
+    /// A batch was read and some of its events were older than ``Configuration/maxEventAge``: the driver holds it
+    /// without them (`eventCount` are the events left to send, maybe none; `bytes` the batch's stored size).
+    case readExpiring(BinobanBatchID, eventCount: Int, bytes: Int, expired: ExpiredRead)
     /// A batch was gone when it was read (evicted or removed).
     case vanished(BinobanBatchID)
     /// Reading a batch failed for real (a disk or format fault).
     case readFailed(BinobanBatchID, String)
     /// The server answered a batch. `jitter` is a fresh uniform draw in `0..<1` for a possible backoff.
     case answered(BinobanBatchID, status: Int, retryAfter: Duration?, jitter: Double)
-    /// No answer arrived for a batch (the transport threw).
-    case noAnswer(BinobanBatchID, jitter: Double)
+    /// No answer arrived for a batch (the transport threw), for the reason the transport gave.
+    case noAnswer(BinobanBatchID, jitter: Double, failure: BinobanTransportFailure)
     /// A batch was deleted after its final answer.
     case removed(BinobanBatchID)
     /// Deleting a batch failed.
@@ -50,6 +53,13 @@ enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     /// Shutdown: the intake is closed; write everything it held, upload until `deadline`, then stop. The caller
     /// awaiting the shutdown put a flush ticket in the intake before closing it.
     case stop(deadline: Instant)
+}
+
+/// The events of a batch that were older than ``Configuration/maxEventAge`` when it was read.
+struct ExpiredRead: Sendable, Equatable {
+    var count: Int
+    /// Their message ids, for the delivery observer.
+    var messageIds: [String]
 }
 
 /// Everything one drain of the intake carried besides the events themselves, which the driver keeps.

@@ -188,7 +188,7 @@ actor PipelineLoop: PipelineControl {
             let input = inputs[next]
             next += 1
             if case .answered(let id, _, _, _) = input { uploads[id] = nil }
-            if case .noAnswer(let id, _) = input { uploads[id] = nil }
+            if case .noAnswer(let id, _, _) = input { uploads[id] = nil }
             for action in machine.handle(input, at: clock.now()) {
                 inputs += await perform(action)
             }
@@ -230,7 +230,8 @@ actor PipelineLoop: PipelineControl {
             return [logged(await PipelineCalls.list(storage, limit: limit))]
         case .read(let id):
             guard let storage else { return [] }
-            let (input, batch) = await PipelineCalls<PipelineInstant>.read(storage, id)
+            let (input, batch) = await PipelineCalls<PipelineInstant>.read(
+                storage, id, expiringBefore: parts.expiryCutoffMillis())
             if let batch { held[batch.id] = batch }
             return [logged(input)]
         case .send(let id):
@@ -252,6 +253,9 @@ actor PipelineLoop: PipelineControl {
             control.withLock { $0.waiters.resumePurges(ids, with: result) }
         case .report(let kind, let message, let eventCount, let file, let function, let line):
             parts.reporter.report(kind, message, eventCount: eventCount, file: file, function: function, line: line)
+        case .reportNoAnswer(let message, let failure, let file, let function, let line):
+            parts.reporter.report(
+                .uploadFailed, message, transportFailure: failure, file: file, function: function, line: line)
         case .deliver(let notice):
             outputs.deliveries.deliver(notice, held: held, buffer: buffer)
         case .nameEvents:

@@ -45,6 +45,11 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         /// The storage evicted this batch while it was being read or sent; its events are counted as evicted
         /// only if it is not delivered.
         var evictedEvents: Int?
+        /// Why its last request failed, if one did: told to the delivery observer if the batch is kept.
+        var lastFailure: BinobanUploadFailure?
+        /// Its events older than ``Configuration/maxEventAge`` when it was read: left out of its request, counted
+        /// when the batch leaves storage (a kept batch is read, and its events judged, again).
+        var expired: ExpiredRead?
     }
 
     /// One upload pass: list at most `maxFilesPerFlush` batches and settle each one.
@@ -249,12 +254,11 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             listing = false
             pass?.kept = true
             actions.append(.report(.storage, "stored batches could not be listed: \(message)", eventCount: 0))
+        case .readExpiring(let id, let eventCount, let bytes, let expired):
+            update(id) { $0.expired = expired }
+            batchRead(id, eventCount: eventCount, bytes: bytes, &actions)
         case .read(let id, let eventCount, let bytes):
-            update(id) { item in
-                item.state = .ready
-                item.eventCount = eventCount
-                item.bytes = bytes
-            }
+            batchRead(id, eventCount: eventCount, bytes: bytes, &actions)
         case .vanished(let id):
             // Gone since it was listed: the write that evicted it counted its events, and freed room.
             endHold()
@@ -263,14 +267,13 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             }
         case .readFailed(let id, let message):
             _ = take(id)
-            stopPass()
+            stopPass(&actions)
             actions.append(.report(.storage, "\(id) could not be read; it is kept: \(message)", eventCount: 0))
         case .answered(let id, let status, let retryAfter, let jitter):
             answered(id, status: status, retryAfter: retryAfter, jitter: jitter, at: now, &actions)
-        case .noAnswer(let id, let jitter):
+        case .noAnswer(let id, let jitter, let failure):
             statistics.requests.noAnswer += 1
-            actions.append(.report(.uploadFailed, "\(id) got no answer; it will be retried", eventCount: 0))
-            failed(id, status: nil, retryAfter: nil, jitter: jitter, at: now, &actions)
+            failed(id, .noAnswer(failure), retryAfter: nil, jitter: jitter, at: now, &actions)
         case .removed(let id):
             _ = take(id)
             endHold()
@@ -625,39 +628,42 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     // MARK: Uploads
 
-    private mutating func answered(
-        _ id: BinobanBatchID, status: Int, retryAfter: Duration?, jitter: Double, at now: Instant,
-        _ actions: inout [PipelineAction]
+    /// A batch was read: it waits for the gate to be sent, unless its pass kept a batch meanwhile (the pass sends
+    /// nothing more: it is kept unsent) or every event of it expired (nothing to send: it leaves storage).
+    private mutating func batchRead(
+        _ id: BinobanBatchID, eventCount: Int, bytes: Int, _ actions: inout [PipelineAction]
     ) {
+        update(id) { item in
+            item.state = .ready
+            item.eventCount = eventCount
+            item.bytes = bytes
+        }
+        if pass?.kept == true {
+            stopPass(&actions)
+        } else if eventCount == 0, work.contains(where: { $0.id == id && $0.expired != nil }) {
+            pass?.progressed = true
+            settle(id, &actions)
+        }
+    }
+
+    /// Counts the expired events of a batch leaving storage after its final answer (or with every event expired),
+    /// and lowers the queue by the whole batch.
+    private mutating func leaveStorage(_ item: UploadItem, _ actions: inout [PipelineAction]) {
+        let expired = item.expired ?? ExpiredRead(count: 0, messageIds: [])
+        drop(
+            expired.count, \.expired, .expiredEvent, "because they were older than maxEventAge when read for upload",
+            (.expired, .named(expired.messageIds)), &actions)
+        dequeue(events: item.eventCount + expired.count, bytes: item.bytes)
+    }
+
+    /// A batch is done with (answered for good, or every event expired): its events leave the queue, and it is
+    /// deleted from storage, or let go when its eviction already deleted it.
+    private mutating func settle(_ id: BinobanBatchID, _ actions: inout [PipelineAction]) {
         guard let index = work.firstIndex(where: { $0.id == id }) else { return }
         let item = work[index]
-        switch Self.verdict(forStatus: status) {
-        case .accepted:
-            statistics.requests.accepted += 1
-            gate.answeredFinally()
-            statistics.uploadedBatches += 1
-            statistics.uploadedEvents += item.eventCount
-            deliver(.uploaded, item.eventCount, .batch(id), &actions)
-            dequeue(events: item.eventCount, bytes: item.bytes)
-        case .rejected:
-            statistics.requests.rejected += 1
-            gate.answeredFinally()
-            statistics.dropped.rejected += item.eventCount
-            deliver(.rejected(status: status), item.eventCount, .batch(id), &actions)
-            dequeue(events: item.eventCount, bytes: item.bytes)
-            actions.append(
-                .report(
-                    .batchRejected,
-                    "the server rejected \(id) (\(item.eventCount) events) with status \(status); it was dropped",
-                    eventCount: item.eventCount))
-        case .transient:
-            statistics.requests.transientFailures += 1
-            failed(id, status: status, retryAfter: retryAfter, jitter: jitter, at: now, &actions)
-            return
-        }
-        pass?.progressed = true
+        leaveStorage(item, &actions)
         if item.evictedEvents != nil {
-            // Already gone from storage (its eviction freed room): nothing to delete.
+            // Already gone from storage (its eviction freed room, and was left to this outcome to count).
             endHold()
             _ = take(id)
             actions.append(.forget(id))
@@ -667,13 +673,48 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         }
     }
 
+    private mutating func answered(
+        _ id: BinobanBatchID, status: Int, retryAfter: Duration?, jitter: Double, at now: Instant,
+        _ actions: inout [PipelineAction]
+    ) {
+        guard let item = work.first(where: { $0.id == id }) else { return }
+        switch Self.verdict(forStatus: status) {
+        case .accepted:
+            statistics.requests.accepted += 1
+            gate.answeredFinally()
+            statistics.uploadedBatches += 1
+            statistics.uploadedEvents += item.eventCount
+            deliver(.uploaded, item.eventCount, .batch(id), &actions)
+        case .rejected:
+            statistics.requests.rejected += 1
+            gate.answeredFinally()
+            statistics.dropped.rejected += item.eventCount
+            deliver(.rejected(status: status), item.eventCount, .batch(id), &actions)
+            actions.append(
+                .report(
+                    .batchRejected,
+                    "the server rejected \(id) (\(item.eventCount) events) with status \(status); it was dropped",
+                    eventCount: item.eventCount))
+        case .transient:
+            statistics.requests.transientFailures += 1
+            failed(id, .status(status), retryAfter: retryAfter, jitter: jitter, at: now, &actions)
+            return
+        }
+        pass?.progressed = true
+        settle(id, &actions)
+    }
+
     private mutating func failed(
-        _ id: BinobanBatchID, status: Int?, retryAfter: Duration?, jitter: Double, at now: Instant,
+        _ id: BinobanBatchID, _ failure: BinobanUploadFailure, retryAfter: Duration?, jitter: Double, at now: Instant,
         _ actions: inout [PipelineAction]
     ) {
         statistics.retryWaits += 1
-        let sentIn = work.first { $0.id == id }?.sentInGeneration ?? gate.generation
-        gate.failed(sentIn: sentIn, retryAfter: retryAfter, jitter: jitter, at: now, rules: rules)
+        let item = work.first { $0.id == id }
+        // The batch's own next retry, or nil when this failure ends the pass (used up, or the pass already kept
+        // a batch: the ingest counts as down, so the rest of the pass is kept without more attempts).
+        let retry = item.map { $0.retries + 1 }.flatMap { $0 > rules.maxRetries || pass?.kept == true ? nil : $0 }
+        let sentIn = item?.sentInGeneration ?? gate.generation
+        gate.failed(sentIn: sentIn, retry: retry, retryAfter: retryAfter, jitter: jitter, at: now, rules: rules)
         guard let index = work.firstIndex(where: { $0.id == id }) else { return }
         if let evicted = work[index].evictedEvents {
             endHold()
@@ -684,25 +725,57 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             return
         }
         work[index].retries += 1
-        guard work[index].retries > rules.maxRetries else {
+        work[index].lastFailure = failure
+        guard retry == nil else {
             work[index].state = .ready
+            if case .noAnswer(let transportFailure) = failure {
+                actions.append(
+                    .reportNoAnswer("\(id) got no answer (\(transportFailure)); it will be retried", transportFailure))
+            }
             return
         }
+        let usedUp = work[index].retries > rules.maxRetries
+        deliver(.keptForRetry(failure), work[index].eventCount, .batch(id), &actions)
         _ = take(id)
         actions.append(.forget(id))
-        stopPass()
-        let statusText = status.map { "status \($0)" } ?? "no answer"
-        actions.append(
-            .report(
-                .uploadFailed,
-                "\(id) still failed (\(statusText)) after \(rules.maxRetries) retries; it is kept for a later flush",
-                eventCount: 0))
+        guard usedUp else {
+            // Kept because its pass had already kept a batch, whose report speaks for a status; a request without
+            // an answer still says why.
+            if case .noAnswer(let transportFailure) = failure {
+                actions.append(
+                    .reportNoAnswer(
+                        "\(id) got no answer (\(transportFailure)); it is kept for a later flush", transportFailure))
+            }
+            return
+        }
+        stopPass(&actions)
+        let message = "\(id) still failed (\(failure)) after \(rules.maxRetries) retries; it is kept for a later flush"
+        if case .noAnswer(let transportFailure) = failure {
+            actions.append(.reportNoAnswer(message, transportFailure))
+        } else {
+            actions.append(.report(.uploadFailed, message, eventCount: 0))
+        }
     }
 
     /// A kept or unreadable batch ends the pass: nothing more is sent (the rest would most likely fail too).
-    private mutating func stopPass() {
+    /// Batches read and waiting to be sent are kept at once; a request in flight is kept when it fails.
+    private mutating func stopPass(_ actions: inout [PipelineAction]) {
         pass?.kept = true
-        work.removeAll { $0.state == .queued }
+        for item in work where item.state == .ready {
+            if let evicted = item.evictedEvents {
+                // Evicted while it was held: its events are gone, and counted now that it will not be delivered.
+                deliver(.dropped(.storageEviction), evicted, .batch(item.id), &actions)
+                actions.append(.forget(item.id))
+                countEviction(evicted, batches: [item.id], count: 1, delivered: true, &actions)
+            } else {
+                // A batch that failed before is told kept, with its last failure; one never sent just stays stored.
+                if let failure = item.lastFailure {
+                    deliver(.keptForRetry(failure), item.eventCount, .batch(item.id), &actions)
+                }
+                actions.append(.forget(item.id))
+            }
+        }
+        work.removeAll { $0.state == .queued || $0.state == .ready }
     }
 
     /// Removes an item from the work, returning it.
@@ -857,6 +930,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
                 actions.append(.read(work[index].id))
             }
             listAheadOfSlowRequests(&actions)
+        } else {
+            releaseFlushesBehindClosedGate(at: now, &actions)
         }
         guard var current = pass, !listing, !current.needsListing, work.isEmpty else { return }
         if current.exhaustive, !current.kept, current.listedFull {
@@ -878,6 +953,25 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             pass = Pass(exhaustive: false, waiters: [])
         }
         if pass != nil { pumpUploads(at: now, &actions) }
+    }
+
+    /// Ends the awaited flushes that wait for a gate held until later than ``PipelineRules/awaitedFlushGateLimit``
+    /// from now (a long `Retry-After`, or a backoff above the limit): they resolve as kept for retry, and the
+    /// passes go on without them, sending when the gate opens. Both holds only ever move later, but a final
+    /// answer ends a backoff early, so the check is made each time the pump finds the gate closed.
+    private mutating func releaseFlushesBehindClosedGate(at now: Instant, _ actions: inout [PipelineAction]) {
+        guard let until = gate.until, now.duration(to: until) > rules.awaitedFlushGateLimit, waitsOnGate,
+            case .running(var current, var followUp) = passes
+        else { return }
+        let base = BinobanFlushResult(outcome: .keptForRetry)
+        for waiter in current.waiters + (followUp?.waiters ?? []) {
+            actions.append(.resume(waiter, result(for: waiter, base: base)))
+        }
+        current.waiters = []
+        followUp?.waiters = []
+        passes = .running(current, followUp: followUp)
+        // Flushes behind a held write wait for room that only an upload can free.
+        resolveTicketsBehindHold(.keptForRetry, &actions)
     }
 
     /// When everything listed has been sent but some requests are still out and storage holds more, lists the

@@ -22,6 +22,12 @@ struct PipelineParts: Sendable {
     /// Called once when the driver stops (releases the storage directory claim).
     var onStop: @Sendable () -> Void
 
+    /// The instant before which stored events are expired (``Configuration/maxEventAge``), in milliseconds since
+    /// 1970 on the wall clock, or `nil` without a limit.
+    func expiryCutoffMillis() -> Int64? {
+        rules.maxEventAgeMillis.map { configuration.wallClock.currentMillisecondsSince1970() - $0 }
+    }
+
     /// The driver stopped: pending reports go out, the intake lets go of the driver, the directory is released.
     func stopped() {
         reporter.deliverPending()

@@ -17,4 +17,8 @@ struct PipelineRules: Sendable, Equatable {
     /// Whether a delivery observer (or a caller awaiting an event) is told each group of events that finishes
     /// (``PipelineAction/deliver(_:)``); without one the machine asks for nothing of the kind.
     var reportsDeliveries = false
+    /// How long an awaited flush waits for a closed upload gate: held longer, it ends as kept for retry.
+    var awaitedFlushGateLimit: Duration = .seconds(60)
+    /// ``Configuration/maxEventAge`` in whole milliseconds, or `nil` for no limit.
+    var maxEventAgeMillis: Int64?
 }

@@ -4,8 +4,11 @@
 /// - A transient failure of a request sent in the current generation grows the streak (at most 64) and opens a
 ///   new generation; a request sent in an older generation does not grow it, so concurrent requests failing
 ///   together count as one failure, not four.
-/// - Every transient failure holds requests for at least `jitter × ceiling(streak)` from now (the later of
-///   that and the backoff already running).
+/// - A transient failure of a batch that its pass retries holds requests for at least `jitter × ceiling(n)`
+///   from now, `n` being that batch's retry (1 for its first): each batch follows the documented schedule of its
+///   own, whatever other batches or earlier passes failed. A failure that ends its pass (the batch is kept)
+///   holds them for `jitter × ceiling(streak)`: the wait before the next pass grows across passes during an
+///   outage (up to the schedule's maximum). Either way the later of that and the backoff already running wins.
 /// - A final answer (2xx, or a 4xx other than 429) ends the streak and the backoff at once: the ingest has just
 ///   shown it works, and a long jitter drawn after a streak of failures would otherwise hold every request
 ///   (seen: 27 s without a request after a 200, in a 30 % 500 mix).
@@ -63,16 +66,17 @@ struct UploadGate<Instant: InstantProtocol>: Sendable, Equatable where Instant.D
         backoff = .healthy
     }
 
-    /// A transient failure (or no answer) of a request sent in generation `sentIn`.
+    /// A transient failure (or no answer) of a request sent in generation `sentIn`. `retry` is the batch's next
+    /// retry in its pass (1 for the first), or `nil` when the failure ends the pass and the batch is kept.
     mutating func failed(
-        sentIn: Int, retryAfter: Duration?, jitter: Double, at now: Instant, rules: PipelineRules
+        sentIn: Int, retry: Int?, retryAfter: Duration?, jitter: Double, at now: Instant, rules: PipelineRules
     ) {
         var streak = self.streak
         if sentIn == generation {
             streak = min(streak + 1, 64)
             generation += 1
         }
-        let delay = rules.backoff.delayMillis(forRetry: streak, jitter: jitter)
+        let delay = rules.backoff.delayMillis(forRetry: retry ?? streak, jitter: jitter)
         var until = now.advanced(by: .milliseconds(delay))
         if let running = backoffUntil { until = max(running, until) }
         backoff = .backingOff(until: until, streak: streak)

@@ -67,3 +67,14 @@ public struct CurlEventTransportError: Error, Sendable, Hashable, CustomStringCo
     }
 }
 #endif
+
+#if os(Linux)
+extension CurlEventTransportError: BinobanTransportFailureReporting {
+    /// The reason of the same name, with libcurl's code as the detail (`curl code 7`).
+    public var transportFailure: BinobanTransportFailure {
+        BinobanTransportFailure(
+            reason: BinobanTransportFailure.Reason(rawValue: reason.rawValue) ?? .other,
+            detail: curlCode.map { "curl code \($0)" } ?? "")
+    }
+}
+#endif

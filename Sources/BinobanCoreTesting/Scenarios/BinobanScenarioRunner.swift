@@ -230,6 +230,10 @@ public enum BinobanScenarioRunner: Sendable {
             let name: String
             if case .stage(let stageReason) = reason { name = "stage:\(stageReason)" } else { name = "\(reason)" }
             entry["reason"] = .string(name)
+        case .finished(.keptForRetry(let failure)):
+            // Never an awaited event's outcome (it is not final); named all the same.
+            entry["outcome"] = "keptForRetry"
+            entry["failure"] = .string("\(failure)")
         case .notAccepted: entry["outcome"] = "notAccepted"
         case .unfinished: entry["outcome"] = "unfinished"
         case .cancelled: entry["outcome"] = "cancelled"

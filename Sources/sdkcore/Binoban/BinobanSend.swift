@@ -188,7 +188,11 @@ struct BinobanSend {
                 }
                 var text = SendMessages.text(of: error)
                 if error.kind == .uploadFailed {
-                    if text.contains("no answer"), let reason = ledger.counts.lastTransportFailure {
+                    // The instance's report names the transport's reason itself; the ledger's words are for a report
+                    // that does not (a summary from before the reason was known).
+                    if error.transportFailure == nil, text.contains("no answer"),
+                        let reason = ledger.counts.lastTransportFailure
+                    {
                         text = TransportFailureWords.adding(reason, to: text)
                     }
                     if error.message.contains("after \(options.maxRetries) retries") {

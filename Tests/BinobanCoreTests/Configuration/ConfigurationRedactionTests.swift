@@ -54,7 +54,7 @@ struct ConfigurationRedactionTests {
         #expect(mirror.displayStyle == .struct)
         #expect(children.first?.0 == "apiKey")
         #expect(children.first?.1 == "<redacted>")
-        #expect(children.count == 34)
+        #expect(children.count == 36)
         #expect(!children.contains { Self.leaks($0.1) })
         #expect(Set(children.map(\.0)).count == children.count)
     }

@@ -91,7 +91,8 @@ extension StaticControlsTests {
         let lines = logs.records.filter { $0.level == .debug }.map(\.message)
         #expect(
             lines.contains(
-                "upload of batch 1 got no answer (the transport failed); the batch is kept for a retry"), "\(lines)")
+                "upload of batch 1 got no answer (other (the request failed; ScriptedNetworkError)); the batch is kept for a retry"
+            ), "\(lines)")
     }
 
     @Test("The process-wide switch traces every instance while it is on, and none once it is off again")

@@ -4,19 +4,21 @@ import Testing
 @testable import BinobanCore
 
 /// Drives a ``PipelineMachine`` on virtual time: every input is stamped with `now`, every action recorded.
-private struct MachineRig {
+struct MachineRig {
     typealias Instant = ManualClock.Instant
     var machine: PipelineMachine<Instant>
     var now = Instant(offset: .zero)
 
     init(
         flushAt: Int = 20, maxRetries: Int = 3, concurrent: Int = 1, backpressure: BinobanBackpressure = .dropOldest,
-        retryAfterLimit: Duration = .seconds(600), hasTransport: Bool = true
+        retryAfterLimit: Duration = .seconds(600), hasTransport: Bool = true,
+        awaitedFlushGateLimit: Duration = .seconds(60)
     ) {
         let rules = PipelineRules(
             maxFilesPerFlush: 20, maxRetries: maxRetries,
             backoff: BackoffSchedule(baseMillis: 1000, factor: 2, maxMillis: 60_000), retryAfterLimit: retryAfterLimit,
-            maxConcurrentUploads: concurrent, backpressure: backpressure, hasTransport: hasTransport)
+            maxConcurrentUploads: concurrent, backpressure: backpressure, hasTransport: hasTransport,
+            awaitedFlushGateLimit: awaitedFlushGateLimit)
         machine = PipelineMachine(
             rules: rules, settings: .init(enabled: true, flushAt: flushAt, flushInterval: .seconds(3600)))
     }

@@ -216,7 +216,7 @@ private struct ModelRun {
             if waiting.remove(id) == nil { Issue.record("waiter \(id) resumed twice or never registered (\(label))") }
         case .report(_, _, let count, _, _, _):
             if count < 0 { Issue.record("a report with \(count) events (\(label))") }
-        case .deliverSummaries, .cancelUploads, .deliver, .nameEvents, .purge, .resumePurges:
+        case .deliverSummaries, .cancelUploads, .deliver, .nameEvents, .purge, .resumePurges, .reportNoAnswer:
             break
         case .finish:
             finished = true
@@ -268,7 +268,7 @@ private struct ModelRun {
             case 1: return .answered(id, status: 429, retryAfter: .seconds(1), jitter: jitter)
             case 2: return .answered(id, status: 500, retryAfter: nil, jitter: jitter)
             case 3: return .answered(id, status: 400, retryAfter: nil, jitter: jitter)
-            case 4: return .noAnswer(id, jitter: jitter)
+            case 4: return .noAnswer(id, jitter: jitter, failure: .init(reason: .refused, detail: "curl code 7"))
             default: return .answered(id, status: 200, retryAfter: nil, jitter: jitter)
             }
         }

@@ -42,10 +42,10 @@ struct SendFailureTests {
             ], input: #"{"type": "track", "name": "a"}"#)
         #expect(output.status == 1)
         #if os(Linux)
-        // The libcurl transport, the CLI's transport on Linux, names the refusal itself.
-        let words = "got no answer (refused (the server refused the connection; curl code 7))"
+        // The libcurl transport, the CLI's transport on Linux, names the refusal; the instance's report says it.
+        let words = "(no answer: refused (the server refused the connection; curl code 7))"
         #else
-        let words = "got no answer (could not connect: refused, unknown host or no network"
+        let words = "(no answer: refused (the server refused the connection; URLError -1004))"
         #endif
         #expect(output.standardError.contains(words), "\(output.standardError)")
     }

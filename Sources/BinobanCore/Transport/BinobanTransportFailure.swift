@@ -1,0 +1,121 @@
+/// Why an upload got no HTTP answer, as the transport said: the reason the pipeline puts in its
+/// ``BinobanError/transportFailure`` reports and in the ``BinobanUploadFailure`` of a batch kept for retry.
+///
+/// It is built from the error the transport threw. ``CurlEventTransport`` and `URLSessionEventTransport` name
+/// their reasons; the error of another transport names its own by conforming to
+/// ``BinobanTransportFailureReporting``; any other error reads ``Reason/other`` with the error's type name.
+/// It carries no URL, header or body, so it is safe to log.
+public struct BinobanTransportFailure: Sendable, Hashable, CustomStringConvertible {
+    /// Why no HTTP answer arrived.
+    public enum Reason: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The server refused the connection (nothing listens on the port).
+        case refused
+        /// The address could not be reached (no route, network down).
+        case unreachable
+        /// The host name could not be resolved.
+        case dns
+        /// The connection was reset by the peer.
+        case reset
+        /// The connection closed before a complete answer arrived.
+        case closedEarly
+        /// The TLS handshake failed.
+        case tlsHandshake
+        /// The server answered the TLS handshake in plain HTTP: the address needs `http://`. Retrying cannot help.
+        case notTLS
+        /// The server's certificate was refused (or the CA bundle could not be read).
+        case certificate
+        /// The request made no progress for its timeout, or its deadline passed.
+        case timeout
+        /// The answer was not valid HTTP.
+        case protocolViolation
+        /// The request cannot be sent (a malformed address, an unsupported scheme, a line break in a header).
+        case invalidRequest
+        /// The transport cannot work on this system (`libcurl.so.4` is missing).
+        case unavailable
+        /// The request was cancelled (the shutdown's deadline passed).
+        case cancelled
+        /// Any other failure, or a transport that names no reason.
+        case other
+
+        /// The case's name, such as `refused`.
+        public var description: String { rawValue }
+
+        /// A short explanation that names no host, address or value.
+        public var explanation: String {
+            switch self {
+            case .refused: "the server refused the connection"
+            case .unreachable: "the server's address could not be reached"
+            case .dns: "the host name could not be resolved"
+            case .reset: "the connection was reset"
+            case .closedEarly: "the connection closed before a complete answer"
+            case .tlsHandshake: "the TLS handshake failed"
+            case .notTLS:
+                "the server answered the TLS handshake in plain HTTP: the address probably needs http://, not https://"
+            case .certificate: "the server's certificate was not trusted (or the CA bundle could not be read)"
+            case .timeout: "the request timed out"
+            case .protocolViolation: "the answer was not valid HTTP"
+            case .invalidRequest: "the request cannot be sent (bad address, scheme or header)"
+            case .unavailable: "the transport cannot run on this system"
+            case .cancelled: "the request was cancelled"
+            case .other: "the request failed"
+            }
+        }
+    }
+
+    /// Why no HTTP answer arrived.
+    public var reason: Reason
+    /// The transport's own code, such as `curl code 7` or `URLError -1004`, or, for an error that names no reason,
+    /// its type's name; empty when there is none.
+    public var detail: String
+
+    /// Creates a failure.
+    public init(reason: Reason, detail: String = "") {
+        self.reason = reason
+        self.detail = detail
+    }
+
+    /// The failure `error` names: its own (``BinobanTransportFailureReporting``), ``Reason/cancelled`` for a
+    /// `CancellationError`, otherwise ``Reason/other`` with the error's type name (never its description, which
+    /// a transport may fill with a URL).
+    public init(_ error: any Error) {
+        if let reporting = error as? any BinobanTransportFailureReporting {
+            self = reporting.transportFailure
+        } else if error is CancellationError {
+            self.init(reason: .cancelled)
+        } else {
+            self.init(reason: .other, detail: String(describing: type(of: error)))
+        }
+    }
+
+    /// The reason, its explanation and the detail, e.g. `refused (the server refused the connection; curl code
+    /// 7)`.
+    public var description: String {
+        detail.isEmpty ? "\(reason) (\(reason.explanation))" : "\(reason) (\(reason.explanation); \(detail))"
+    }
+}
+
+/// An error a ``BinobanEventTransport`` throws that says why no HTTP answer arrived, so that the pipeline's reports
+/// carry the reason (``BinobanError/transportFailure``, ``BinobanUploadFailure/noAnswer(_:)``).
+///
+/// `CurlEventTransportError` and `URLSessionEventTransportError` conform; a transport of your own conforms its
+/// error to say more than ``BinobanTransportFailure/Reason/other``.
+public protocol BinobanTransportFailureReporting: Error {
+    /// The reason, with the transport's code.
+    var transportFailure: BinobanTransportFailure { get }
+}
+
+/// Why an upload attempt failed without a final answer: a transient status, or no answer at all.
+public enum BinobanUploadFailure: Sendable, Hashable, CustomStringConvertible {
+    /// The ingest answered with a status that is retried (429, 5xx, 3xx or any other that is neither 2xx nor 4xx).
+    case status(Int)
+    /// No HTTP answer arrived, for this reason.
+    case noAnswer(BinobanTransportFailure)
+
+    /// `status 503`, or `no answer: ` and the transport's reason.
+    public var description: String {
+        switch self {
+        case .status(let status): "status \(status)"
+        case .noAnswer(let failure): "no answer: \(failure)"
+        }
+    }
+}
