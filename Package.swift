@@ -78,11 +78,14 @@ let package = Package(
             dependencies: [
                 "SDKCoreCommon",
                 .target(name: "CurlHTTPEngine", condition: .when(platforms: [.linux])),
+                .target(name: "CLoopTimer", condition: .when(platforms: [.linux])),
                 .target(name: "URLSessionTransportSupport", condition: .when(platforms: applePlatforms)),
                 .target(name: "BinobanCorePrivacyManifest", condition: .when(platforms: applePlatforms)),
             ],
             swiftSettings: strictSettings
         ),
+        // The pipeline loop's park on Linux: a timer any thread can arm (timerfd; not a product; Decision 0230).
+        .target(name: "CLoopTimer"),
         // BinobanCore's PrivacyInfo.xcprivacy; Apple platforms only, as for FalconCore.
         .target(
             name: "BinobanCorePrivacyManifest",

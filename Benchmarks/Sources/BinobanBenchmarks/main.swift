@@ -33,6 +33,12 @@ case "track-cost":
 case "one-at-a-time":
     await OneAtATimeRun.run()
     exit(0)
+case "idle":
+    await IdleRun.run()
+    exit(0)
+case "tight-loop":
+    await TightLoopRun.run()
+    exit(0)
 case "waiting-cost":
     await WaitingCostRun.run()
     exit(0)

@@ -7,14 +7,10 @@
 /// which ends on a post, on the intake's signal, or at the machine's next deadline (the park's timeout on the real
 /// clocks; on any other clock, such as a test's manual clock, a sleeping task wakes it). A turn takes everything
 /// pending. Figures are published when they changed. When events come one at a time the loop gathers a few
-/// milliseconds of them into one turn (``gatherWindow``, Docs/Decisions/0218).
+/// milliseconds of them into one turn, window after window while they keep coming (``LoopGathering``,
+/// Docs/Decisions/0230).
 actor PipelineLoop: PipelineControl {
     typealias Input = PipelineInput<PipelineInstant>
-
-    /// How long the loop waits for more events after the intake's signal woke it from an idle park: a thread
-    /// wake-up costs more than the work of one event, so at a few hundred events a second the loop wakes about
-    /// once per several events; the first event of a group reaches storage this much later (Decision 0218).
-    static var gatherWindow: Duration { .milliseconds(5) }
 
     private let parts: PipelineParts
     private let clock: PipelineClock
@@ -36,6 +32,8 @@ actor PipelineLoop: PipelineControl {
     private var firedDeadline: PipelineInstant?
     /// On a clock other than the real ones: a task sleeping until ``deadline`` that then wakes the thread.
     private var timer = DeadlineTimer()
+    /// When the loop lets events gather before it takes them (real clocks only).
+    private var gathering: LoopGathering
     private var outputs: PipelineOutputs
     /// What was published last, to publish only changes.
     private var published: (statistics: BinobanStatistics, oldest: PipelineInstant?)?
@@ -46,6 +44,7 @@ actor PipelineLoop: PipelineControl {
         self.clock = clock
         thread = LoopThread(label: "binoban.loop.\(parts.instanceId)")
         inbox = LoopInbox(thread: thread)
+        gathering = LoopGathering(delaysSignals: thread.delaysSignals)
         machine = PipelineMachine(rules: parts.rules, settings: parts.intake.settings)
         outputs = PipelineOutputs(parts: parts)
     }
@@ -162,19 +161,23 @@ actor PipelineLoop: PipelineControl {
             control.deadline = deadline
             if quiet { control.waiters.quietened() }
         }
-        var until: ContinuousClock.Instant?
-        if clock.realTime {
-            until = deadline.map { clock.continuousInstant(of: $0) }
-        } else {
+        guard clock.realTime else {
             timer.set(deadline, on: clock) { [thread] in thread.wake() }
+            thread.park(until: nil)
+            return
         }
-        thread.park(until: until)
-        // Woken by the intake alone from an idle park: gather what comes in the next few milliseconds into the
-        // same turn (the intake does not signal again until it is drained, so callers pay no wake-up meanwhile).
-        if clock.realTime, machine.writeStage == .idle, inbox.holdsOnlyIntakeWork {
-            var gatherUntil = ContinuousClock.now.advanced(by: Self.gatherWindow)
-            if let until { gatherUntil = min(gatherUntil, until) }
-            thread.park(until: gatherUntil, holdingSignals: true)
+        // The deadline is the park's timeout; a gathering park ends at its window or the deadline, if sooner, and a
+        // park with a signal delay one window after the intake's first signal.
+        let until = deadline.map { clock.continuousInstant(of: $0) }
+        let plan = gathering.park(now: .now, deadline: until)
+        thread.park(until: plan.until, holdingSignals: plan.holdsSignals, signalDelay: plan.signalDelay)
+        // Woken by the intake alone from an idle park: gather what comes in the next window into the same turn (the
+        // intake does not signal again until it is drained, and a gathering park holds its signals, so callers pay
+        // no wake-up meanwhile).
+        guard !plan.holdsSignals else { return }
+        let byIntakeAlone = machine.writeStage == .idle && inbox.holdsOnlyIntakeWork
+        if let gather = gathering.wokeFromIdle(now: .now, deadline: until, byIntakeAlone: byIntakeAlone) {
+            thread.park(until: gather.until, holdingSignals: true)
         }
     }
 
@@ -182,6 +185,9 @@ actor PipelineLoop: PipelineControl {
     /// nothing follows.
     private func turn(_ initial: [Input]) async {
         control.withLock { $0.turns += 1 }
+        if case .intakeHasWork = initial.first {
+            gathering.turnBegan(withIntakeWork: true)
+        }
         var inputs = initial
         var next = 0
         while next < inputs.count, !finished {
@@ -298,7 +304,7 @@ actor PipelineLoop: PipelineControl {
             let answer = await PipelineCalls<PipelineInstant>.upload(batch, with: transport, parts: parts)
             metrics?.uploadFinished(answer, after: started.duration(to: clock.now()))
             if debugLog.isOn { debugLog.pipelineInput(answer) }
-            inbox.post(answer)
+            inbox.post(answer, canWait: true)
         }
     }
 

@@ -19,6 +19,12 @@ private actor OnLoopThread {
     func stop() { thread.stop() }
 }
 
+#if os(Linux)
+private let isLinux = true
+#else
+private let isLinux = false
+#endif
+
 @Suite("Pipeline loop: one thread, one wait")
 struct PipelineLoopTests {
     /// The loop of a harness's instance.
@@ -46,6 +52,27 @@ struct PipelineLoopTests {
         await harness.binoban.waitUntilQuiet()
         #expect(loop.turns == turns + 1)
         #expect(harness.transport.requests.isEmpty)
+        _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
+    }
+
+    @Test("An idle instance's loop thread does not wake while time passes: only a call wakes it")
+    func idleLoopDoesNotWake() async throws {
+        let harness = PipelineHarness { $0.flushInterval = 30 }
+        await harness.settle()
+        let loop = try loop(of: harness)
+        let start = harness.clock.now
+        try await harness.clock.waitUntilSleepers { $0 == [start.advanced(by: .seconds(30))] }
+        await harness.binoban.waitUntilQuiet()
+        // The quiet call's own wake has been taken: the loop parked again before it answered.
+        let (wakeUps, turns) = (loop.thread.wakeUps, loop.turns)
+        for _ in 0..<29 { harness.clock.advance(by: .seconds(1)) }
+        // The only timer is still the flush interval's: nothing was set, fired or re-armed meanwhile.
+        try await harness.clock.waitUntilSleepers { $0 == [start.advanced(by: .seconds(30))] }
+        #expect(loop.thread.wakeUps == wakeUps)
+        // One more quiet call wakes the thread exactly once and finds nothing to do (no turn).
+        await harness.binoban.waitUntilQuiet()
+        #expect(loop.thread.wakeUps == wakeUps + 1)
+        #expect(loop.turns == turns)
         _ = await harness.binoban.shutdown(gracePeriod: .seconds(1))
     }
 
@@ -77,16 +104,56 @@ struct PipelineLoopTests {
         thread.stop()
     }
 
-    @Test("A park that holds signals lasts until its deadline although a wake came")
+    @Test("A park that holds signals lasts until its deadline although a signal of work came")
     func heldParkLastsUntilDeadline() async {
         let thread = LoopThread(label: "test.loop")
         let clock = ContinuousClock()
         let start = clock.now
-        thread.wake()
+        thread.signalWork()
         thread.park(until: start.advanced(by: .milliseconds(20)), holdingSignals: true)
         #expect(clock.now >= start.advanced(by: .milliseconds(20)))
         // The held wake was consumed with the park.
         thread.park(until: clock.now)
+        thread.stop()
+    }
+
+    @Test("A wake ends a park that holds signals; a signal of work ends only a park that does not")
+    func urgentWakeEndsHeldPark() async {
+        let thread = LoopThread(label: "test.loop")
+        let clock = ContinuousClock()
+        // A signal of work before an idle park ends it at once.
+        thread.signalWork()
+        thread.park(until: clock.now.advanced(by: .seconds(3600)))
+        // A signal of work and then a wake: a held park an hour long still ends at once.
+        thread.signalWork()
+        thread.wake()
+        thread.park(until: clock.now.advanced(by: .seconds(3600)), holdingSignals: true)
+        thread.stop()
+    }
+
+    @Test("Where parks delay signals, a signal of work ends the park its delay later, not at once")
+    func delayedSignalEndsParkLater() async throws {
+        let thread = LoopThread(label: "test.loop")
+        try #require(thread.delaysSignals || !isLinux)
+        guard thread.delaysSignals else { return thread.stop() }
+        let clock = ContinuousClock()
+        // A signal an hour's delay away does not end a park before its 20 ms deadline.
+        var start = clock.now
+        thread.signalWork()
+        thread.park(until: start.advanced(by: .milliseconds(20)), signalDelay: .seconds(3600))
+        #expect(clock.now >= start.advanced(by: .milliseconds(20)))
+        // A signal with a 2 ms delay ends a park without deadline 2 ms after it came.
+        start = clock.now
+        thread.signalWork()
+        thread.park(until: nil, signalDelay: .milliseconds(2))
+        #expect(clock.now >= start.advanced(by: .milliseconds(2)))
+        // A wake ends a park at once, whatever its signal's delay, and leaves nothing behind for the next park.
+        thread.signalWork()
+        thread.wake()
+        thread.park(until: nil, signalDelay: .seconds(3600))
+        start = clock.now
+        thread.park(until: start.advanced(by: .milliseconds(5)), signalDelay: .seconds(3600))
+        #expect(clock.now >= start.advanced(by: .milliseconds(5)))
         thread.stop()
     }
 

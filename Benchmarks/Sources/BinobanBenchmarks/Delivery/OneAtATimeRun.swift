@@ -17,6 +17,13 @@ import Darwin
 /// `BENCH_NO_TRACK=1` runs the same calling loop (the same gaps, the same sleeps, the same identity and
 /// properties built) with no instance and no `track()`: its figures are the loop's own cost, to subtract.
 /// `Benchmarks/Scripts/one-at-a-time.sh` runs both and prints the difference per event.
+///
+/// `BENCH_TIME_TO_DISK=1` prints the time from each `track()` returning to its event's bytes being written
+/// (median, p99, max). The write instants come from `Scripts/write-instants/write-instants.so`, loaded with
+/// `LD_PRELOAD`: it wraps `write(2)` and notes when each event (found by its `index` property) was written, for any
+/// build of the SDK; the run reads them back through `dlsym`. Every run also prints the calling thread's CPU time
+/// per call around the `track()` call (`CLOCK_THREAD_CPUTIME_ID` read before and after each call; the loop-only
+/// mode reads it around nothing, so the difference is the call's own cost).
 enum OneAtATimeRun {
     static func run() async {
         let rate = Double(environmentInt("BENCH_RATE", 200))
@@ -33,6 +40,10 @@ enum OneAtATimeRun {
             // The storage opens and the first (empty) upload pass runs before the window.
             _ = await binoban?.flushAndWait()
         }
+        let writeInstant = environment("BENCH_TIME_TO_DISK") != nil ? WriteInstants.lookUp() : nil
+        var returned: [UInt64] = []
+        returned.reserveCapacity(Int(rate * duration * 1.2))
+        var callCPU: UInt64 = 0
         var random = GapSource(seed: 0x5EED_0001)
         let users = (0..<100).map { BinobanEventIdentity(userId: "user-\($0)") }
         let start = monotonicSeconds()
@@ -46,11 +57,14 @@ enum OneAtATimeRun {
             sleep(untilMonotonic: due)
             let properties: JSONValue = ["item": "shoes", "price": 49.99, "index": .int(events)]
             let user = users[events % users.count]
+            let callStart = threadCPUNanoseconds()
             if let binoban {
                 binoban.server.track(name: "purchase", properties: properties, as: user)
             } else {
                 blackHole((properties, user))
             }
+            callCPU += threadCPUNanoseconds() &- callStart
+            if writeInstant != nil { returned.append(WriteInstants.monotonicNanoseconds()) }
             events += 1
         }
         // The window ends with the last gap: what the instance does after the last event (a write, an upload) is
@@ -59,6 +73,17 @@ enum OneAtATimeRun {
         let after = Usage.now()
         if environment("BENCH_VERBOSE") != nil { printThreadSwitches() }
         let statistics = binoban?.statistics
+        var timeToDisk: String?
+        if let writeInstant {
+            // The last events may still be gathering: give them a second.
+            let giveUp = monotonicSeconds() + 1
+            while (binoban?.statistics.storedEvents ?? 0) < events, monotonicSeconds() < giveUp {
+                sleep(untilMonotonic: monotonicSeconds() + 0.01)
+            }
+            timeToDisk = Self.timeToDisk(returned: returned, written: writeInstant)
+        } else if environment("BENCH_TIME_TO_DISK") != nil {
+            timeToDisk = "time to disk: run with LD_PRELOAD=Benchmarks/Scripts/write-instants/write-instants.so"
+        }
         if let binoban { _ = await binoban.shutdown(gracePeriod: .seconds(5)) }
         directory.remove()
         let cpu = after.cpu - before.cpu
@@ -69,8 +94,35 @@ enum OneAtATimeRun {
         line += " (voluntary \(voluntary), involuntary \(involuntary))"
         line += ", per event cpu \(format(cpu * 1e6 / Double(max(1, events)))) µs"
         line += ", switches \(format(Double(switches) / Double(max(1, events))))"
+        line += ", track() thread CPU per call \(format(Double(callCPU) / 1e3 / Double(max(1, events)))) µs"
         if let statistics { line += "; stored \(statistics.storedEvents), uploaded \(statistics.uploadedEvents)" }
+        if let timeToDisk { line += "; " + timeToDisk }
         print(line + "  (load \(loadAverage()))")
+    }
+
+    /// The time from each `track()` returning to the write that held its event: median, p99 and max, and how
+    /// many events were seen written.
+    static func timeToDisk(returned: [UInt64], written: WriteInstants.Lookup) -> String {
+        var latencies: [Double] = []
+        for (index, instant) in returned.enumerated() {
+            let write = written(Int64(index))
+            guard write != 0 else { continue }
+            latencies.append(Double(Int64(bitPattern: write &- instant)) / 1e6)
+        }
+        latencies.sort()
+        func percentile(_ fraction: Double) -> String {
+            latencies.isEmpty
+                ? "-" : format(latencies[min(latencies.count - 1, Int(Double(latencies.count) * fraction))])
+        }
+        return "time to disk ms p50 \(percentile(0.5)) p99 \(percentile(0.99)) max \(percentile(1))"
+            + " (events seen written \(latencies.count) of \(returned.count))"
+    }
+
+    /// The calling thread's CPU time, in nanoseconds.
+    static func threadCPUNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// Each thread's name and context switches so far (Linux), to see which threads wake.
@@ -155,5 +207,26 @@ struct GapSource {
 struct AtOnceTransport: BinobanEventTransport {
     func send(_ request: BinobanTransportRequest) async throws -> BinobanTransportResponse {
         BinobanTransportResponse(statusCode: 200)
+    }
+}
+
+/// The write instants noted by `Scripts/write-instants/write-instants.so` (an `LD_PRELOAD` library), if loaded.
+enum WriteInstants {
+    /// The instant event `index` was written (monotonic nanoseconds), or 0.
+    typealias Lookup = @convention(c) (Int64) -> UInt64
+
+    static func lookUp() -> Lookup? {
+        #if os(Linux)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "bench_write_instant") else { return nil }
+        return unsafeBitCast(symbol, to: Lookup.self)
+        #else
+        return nil
+        #endif
+    }
+
+    static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }

@@ -1,6 +1,7 @@
 /// What reaches the pipeline loop from outside it, between two of its turns: upload answers, a shutdown's stop,
-/// a purge request, and the intake's signal that work is waiting. Posting adds under one short lock and wakes the
-/// loop's thread; the loop takes everything at the start of a turn.
+/// a purge request, and the intake's signal that work is waiting. Posting adds under one short lock and tells the
+/// loop's thread; the loop takes everything at the start of a turn. The intake's signal and upload answers wait for
+/// the end of a gathering park (``LoopThread/signalWork()``); a stop and a purge end it (``LoopThread/wake()``).
 final class LoopInbox<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     private struct Pending {
         var inputs: [PipelineInput<Instant>] = []
@@ -14,16 +15,18 @@ final class LoopInbox<Instant: InstantProtocol>: Sendable where Instant.Duration
         self.thread = thread
     }
 
-    /// Adds an input for the loop's next turn and wakes it.
-    func post(_ input: PipelineInput<Instant>) {
+    /// Adds an input for the loop's next turn and wakes it; with `canWait` (an upload's answer) a gathering park
+    /// takes it when its window ends, which saves the loop a wake-up per upload.
+    func post(_ input: PipelineInput<Instant>, canWait: Bool = false) {
         pending.withLock { $0.inputs.append(input) }
-        thread.wake()
+        if canWait { thread.signalWork() } else { thread.wake() }
     }
 
-    /// The intake holds new work (its `onWork`, called once per drain): wakes the loop.
+    /// The intake holds new work (its `onWork`, called once per drain): tells the loop, which takes it at once
+    /// from an idle park and at the end of its window from a gathering one.
     func intakeHasWork() {
         pending.withLock { $0.intakeSignalled = true }
-        thread.wake()
+        thread.signalWork()
     }
 
     /// Whether anything waits for the loop's next turn.

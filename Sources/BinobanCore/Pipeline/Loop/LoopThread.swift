@@ -9,17 +9,28 @@ import Musl
 import Darwin
 #endif
 
+#if canImport(CLoopTimer)
+import CLoopTimer
+#endif
+
 /// One thread that is a serial executor, and the one place the pipeline loop waits.
 ///
 /// The pipeline loop (``PipelineLoop``) runs on it, and so does the default file storage, so a storage call is a
 /// plain call on the same thread (no hop to another queue and back). Between turns the loop blocks the thread in
-/// ``park(until:holdingSignals:)`` on one condition variable, which ends on a ``wake()`` from a caller (new intake
-/// work, an upload's answer, a control call) or at the park's deadline (the loop's timers: the wait's timeout, no
-/// timer object). The loop parks by blocking, not by suspending on a continuation: a resumed continuation goes
-/// through the shared pool and wakes one of its threads before it comes back here (Docs/Decisions/0218). A thread
-/// wake-up is the expensive part of handing one event over, so a park may hold signals: wakes are noted but do
-/// not end it before its deadline, and the loop gathers a few milliseconds of events into one turn. While the
-/// loop awaits another executor (a storage of the host's), the thread runs the jobs sent to it.
+/// ``park(until:holdingSignals:signalDelay:)``, which ends on a ``wake()`` or ``signalWork()`` from a caller (new
+/// intake work, an upload's answer, a control call) or at the park's deadline (the loop's timers: the wait's
+/// timeout, no timer object). The loop parks by blocking, not by suspending on a continuation: a resumed
+/// continuation goes through the shared pool and wakes one of its threads before it comes back here
+/// (Docs/Decisions/0218).
+///
+/// A thread wake-up is the expensive part of handing one event over, so the loop wakes once per group of events
+/// (``LoopGathering``, Docs/Decisions/0230). On Linux a park waits on a one-shot timer (`timerfd`, through the
+/// `CLoopTimer` shim) that any thread can arm: with a `signalDelay`, the first ``signalWork()`` of a park arms it
+/// that far ahead (one system call on the caller, no wake-up) and later ones do nothing, so the loop wakes once,
+/// `signalDelay` after the group's first event. Elsewhere a park waits on a condition variable and may hold
+/// signals instead: they are noted but do not end it before its deadline (a gathering window). Work that must not
+/// wait (a shutdown, a purge, a control call, a deadline on a test's clock) ends any park with ``wake()``. While
+/// the loop awaits another executor (a storage of the host's), the thread runs the jobs sent to it.
 ///
 /// Only the loop parks, and nothing but the loop's own work is sent to this executor while it is parked (its
 /// control calls go through locks), so a park never holds up a job. When the loop ends it calls ``stop()``: the
@@ -34,6 +45,14 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         var holdsSignals = false
         /// A wake arrived that no park has consumed yet.
         var wakeRequested = false
+        /// That wake must end even a park that holds signals.
+        var wakeIsUrgent = false
+        /// On the timer: how long after its first signal of work the current park ends.
+        var signalDelay: Duration?
+        /// The timer is armed (by a signal, a wake, or a signal that came before the park) and was not read yet.
+        var timerArmed = false
+        /// The timer fired during the current park.
+        var timerFired = false
         /// The thread is blocked on the condition variable.
         var waiting = false
         var stopping = false
@@ -47,6 +66,8 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
     private var state = State()
     /// Runs jobs once the thread has exited (or when it could not be created).
     private let fallback: DispatchQueue
+    /// The timer parks wait on (Linux), or -1: then parks wait on the condition variable.
+    private let timer: Int32
 
     /// Creates the executor and starts its thread.
     init(label: String) {
@@ -66,6 +87,11 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         pthread_condattr_destroy(&attributes)
         #endif
         fallback = DispatchQueue(label: label)
+        #if canImport(CLoopTimer)
+        timer = cloop_timer_create()
+        #else
+        timer = -1
+        #endif
         // A small stack: the loop's frames live on the heap (it is async), and encoding and file I/O need little.
         if !DetachedThread.start(stackSize: 1 << 20, { [self] in runJobs() }) {
             state.exited = true
@@ -73,6 +99,9 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
     }
 
     deinit {
+        #if canImport(CLoopTimer)
+        if timer >= 0 { cloop_timer_close(timer) }
+        #endif
         pthread_cond_destroy(condition)
         condition.deallocate()
         pthread_mutex_destroy(mutex)
@@ -103,28 +132,88 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
 
     // MARK: The loop's side
 
-    /// Asks the loop to take a turn: ends its park now, unless the park holds signals (then at its deadline).
-    /// Called from any thread; cheap when the loop is awake (a flag under the lock, no system call). Signals are
-    /// broadcast: were a park made on another thread than this executor's (a test does), the thread waiting for
-    /// jobs must not take the wake meant for it.
+    /// Whether a park can delay the loop's wake-up after a signal of work (`signalDelay`): on Linux, where parks
+    /// wait on a timer any thread can arm. Elsewhere the loop gathers with parks that hold signals.
+    var delaysSignals: Bool { timer >= 0 }
+
+    /// Asks the loop to take a turn now: ends its park, even one that holds or delays signals. For work that must
+    /// not wait (a shutdown, a purge, a control call, a deadline on a test's clock). Called from any thread; cheap
+    /// when the loop is awake (a flag under the lock, no system call). Condition signals are broadcast: were a park
+    /// made on another thread than this executor's (a test does), the thread waiting for jobs must not take the
+    /// wake meant for it.
     func wake() {
+        request(urgent: true)
+    }
+
+    /// Tells the loop that work waits (new events, an upload's answer). A park that delays signals ends
+    /// `signalDelay` after the first one (the caller arms the timer: one system call, no wake-up); a park that holds
+    /// signals takes the work when its window ends (no system call); any other park ends now.
+    func signalWork() {
+        request(urgent: false)
+    }
+
+    private func request(urgent: Bool) {
         pthread_mutex_lock(mutex)
         state.wakeRequested = true
-        let signal = state.waiting && state.parked && !state.holdsSignals
+        if urgent { state.wakeIsUrgent = true }
+        guard state.parked else {
+            pthread_mutex_unlock(mutex)
+            return
+        }
+        if timer >= 0 {
+            // Armed under the lock, so that the park's disarming at its end cannot overtake it.
+            if urgent || (!state.holdsSignals && state.signalDelay == nil) {
+                armTimer(after: .zero)
+            } else if !state.holdsSignals, let delay = state.signalDelay, !state.timerArmed {
+                armTimer(after: delay)
+            }
+            pthread_mutex_unlock(mutex)
+            return
+        }
+        let signal = state.waiting && (urgent || !state.holdsSignals)
         pthread_mutex_unlock(mutex)
         if signal { pthread_cond_broadcast(condition) }
     }
 
-    /// Blocks the calling thread (the loop's turn, on this executor) until a ``wake()`` or `deadline`; with
-    /// `holdingSignals`, wakes only note that work is waiting and the park lasts until `deadline`. Returns at
-    /// once when a wake arrived since the last park (and signals are not held) or the deadline has passed. The
-    /// wake is consumed: the turn that follows takes everything pending.
-    func park(until deadline: ContinuousClock.Instant?, holdingSignals: Bool = false) {
+    /// Arms the timer to fire `delay` from now (the mutex held).
+    private func armTimer(after delay: Duration) {
+        #if canImport(CLoopTimer)
+        _ = cloop_timer_arm(timer, Int64(Self.nanoseconds(delay)))
+        state.timerArmed = true
+        #endif
+    }
+
+    /// Blocks the calling thread (the loop's turn, on this executor) until a ``wake()``, a ``signalWork()`` or
+    /// `deadline`. With `holdingSignals` (and a deadline), ``signalWork()`` only notes that work is waiting and the
+    /// park lasts until `deadline` or a ``wake()``. With `signalDelay` (where ``delaysSignals``), the first
+    /// ``signalWork()`` ends the park that much later (or at `deadline`, if sooner). Returns at once when a
+    /// ``wake()`` came since the last park or the deadline has passed; a ``signalWork()`` that came since the last
+    /// park counts as made when this one begins. The call is consumed: the turn that follows takes everything
+    /// pending.
+    func park(
+        until deadline: ContinuousClock.Instant?, holdingSignals: Bool = false, signalDelay: Duration? = nil
+    ) {
         let holds = holdingSignals && deadline != nil
         pthread_mutex_lock(mutex)
         state.parked = true
         state.holdsSignals = holds
-        while !(state.wakeRequested && !holds) {
+        state.signalDelay = holds || timer < 0 ? nil : signalDelay
+        if timer >= 0 {
+            parkOnTimer(until: deadline)
+        } else {
+            parkOnCondition(until: deadline)
+        }
+        state.wakeRequested = false
+        state.wakeIsUrgent = false
+        state.parked = false
+        state.holdsSignals = false
+        state.signalDelay = nil
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// The park on the condition variable (the mutex held).
+    private func parkOnCondition(until deadline: ContinuousClock.Instant?) {
+        while !(state.wakeRequested && (state.wakeIsUrgent || !state.holdsSignals)) {
             if let deadline {
                 let left = ContinuousClock.now.duration(to: deadline)
                 guard left > .zero else { break }
@@ -137,10 +226,42 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
             state.waiting = false
             state.wakeUps += 1
         }
-        state.wakeRequested = false
-        state.parked = false
-        state.holdsSignals = false
-        pthread_mutex_unlock(mutex)
+    }
+
+    /// The park on the timer (the mutex held, released while waiting). Callers end it by arming the timer.
+    private func parkOnTimer(until deadline: ContinuousClock.Instant?) {
+        #if canImport(CLoopTimer)
+        // A signal of work that came before the park: its delay runs from now.
+        if state.wakeRequested, !state.wakeIsUrgent, !state.holdsSignals, let delay = state.signalDelay {
+            armTimer(after: delay)
+        }
+        while true {
+            if state.wakeRequested, state.wakeIsUrgent { break }
+            if state.wakeRequested, !state.holdsSignals, state.signalDelay == nil || state.timerFired { break }
+            var timeout = -1
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { break }
+                timeout = Self.nanoseconds(left)
+            }
+            state.waiting = true
+            pthread_mutex_unlock(mutex)
+            let fired = cloop_timer_wait(timer, Int64(timeout)) == 1
+            pthread_mutex_lock(mutex)
+            state.waiting = false
+            state.wakeUps += 1
+            if fired {
+                state.timerArmed = false
+                state.timerFired = true
+            }
+        }
+        // A timer still armed (the park ended at its deadline, or a wake came first) must not end the next park.
+        if state.timerArmed {
+            _ = cloop_timer_disarm(timer)
+            state.timerArmed = false
+        }
+        state.timerFired = false
+        #endif
     }
 
     /// The loop has ended: the thread runs the jobs queued and exits.

@@ -1,0 +1,78 @@
+/// When the pipeline loop lets events gather before it takes them, so that it wakes less often than once per event
+/// when they come one at a time (Docs/Decisions/0230).
+///
+/// A thread wake-up costs more CPU than all the work an event needs, so the loop wakes once per group of events
+/// that came within one ``window``, in one of two ways:
+/// - **where the thread delays signals** (Linux: ``LoopThread/delaysSignals``): every park is an idle park with the
+///   window as its signal delay. The first event after a drain arms the loop's timer one window ahead, later ones do
+///   nothing, and the loop wakes once, takes the group and parks again. One wake-up per group, none without events.
+/// - **elsewhere** (a condition variable, which only a wake-up can end early): the loop parks **idle** until its next
+///   deadline; woken by the intake alone, it **gathers**: it parks one window with signals held (callers make no
+///   system call meanwhile), then takes everything that came; while windows find events it keeps gathering, one
+///   window after the other; the first window that finds none returns it to idle.
+///
+/// Either way an event waits at most one window (plus the turn) before it is written, a park never outlasts the
+/// loop's deadline, and a ``LoopThread/wake()`` (a shutdown, a purge, a control call) ends it at once. Only the
+/// real clocks gather: on a test's manual clock the loop takes every signal at once.
+struct LoopGathering: Equatable {
+    /// How the loop parks next.
+    struct Park: Equatable {
+        /// The park's end, if it has one.
+        var until: ContinuousClock.Instant?
+        /// Whether the intake's signals and upload answers wait for `until`.
+        var holdsSignals: Bool
+        /// How long after the first signal of work the park ends (where the thread delays signals).
+        var signalDelay: Duration?
+    }
+
+    enum Phase: Equatable {
+        case idle
+        case gathering
+    }
+
+    /// How long a gathering park lasts: the longest an event waits before the loop takes it.
+    static let defaultWindow: Duration = .milliseconds(5)
+
+    let window: Duration
+    /// The loop's thread delays signals itself (``LoopThread/delaysSignals``).
+    let delaysSignals: Bool
+    private(set) var phase = Phase.idle
+    /// The loop took the intake's work since it last parked.
+    private var tookEvents = false
+
+    init(window: Duration = Self.defaultWindow, delaysSignals: Bool) {
+        self.window = window
+        self.delaysSignals = delaysSignals
+    }
+
+    /// A turn began; `withIntakeWork` when it took the intake's signal (new events, a flush, a settings change).
+    mutating func turnBegan(withIntakeWork: Bool) {
+        if withIntakeWork { tookEvents = true }
+    }
+
+    /// How to park now that nothing is pending, with the loop's next deadline: where the thread delays signals, an
+    /// idle park whose first signal ends it one window later; elsewhere a gathering window when the last one found
+    /// events, else an idle park until the deadline.
+    mutating func park(now: ContinuousClock.Instant, deadline: ContinuousClock.Instant?) -> Park {
+        if delaysSignals { return Park(until: deadline, holdsSignals: false, signalDelay: window) }
+        if phase == .gathering, !tookEvents { phase = .idle }
+        tookEvents = false
+        guard phase == .gathering else { return Park(until: deadline, holdsSignals: false) }
+        return gatheringPark(now: now, deadline: deadline)
+    }
+
+    /// An idle park ended. Woken by the intake alone while nothing is being written, the loop gathers first: the
+    /// park to make before the turn, if any.
+    mutating func wokeFromIdle(
+        now: ContinuousClock.Instant, deadline: ContinuousClock.Instant?, byIntakeAlone: Bool
+    ) -> Park? {
+        guard !delaysSignals, phase == .idle, byIntakeAlone else { return nil }
+        phase = .gathering
+        return gatheringPark(now: now, deadline: deadline)
+    }
+
+    private func gatheringPark(now: ContinuousClock.Instant, deadline: ContinuousClock.Instant?) -> Park {
+        let end = now.advanced(by: window)
+        return Park(until: deadline.map { min($0, end) } ?? end, holdsSignals: true)
+    }
+}
