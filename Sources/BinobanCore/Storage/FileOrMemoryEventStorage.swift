@@ -108,9 +108,6 @@ actor FileOrMemoryEventStorage: BinobanEventStorage {
         environment.durable.withLock { $0 = initial != nil }
     }
 
-    /// Whether batches go to the directory now.
-    var isDurable: Bool { file != nil }
-
     // MARK: BinobanEventStorage
 
     func append(

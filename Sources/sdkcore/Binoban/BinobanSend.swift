@@ -206,8 +206,9 @@ struct BinobanSend {
 
     /// How long the final flush goes on without any final answer (2xx or 4xx) before it ends: the longest
     /// backoff `--max-retries` allows (1 s, doubling, each at most 60 s) plus 30 s for a request that waits for
-    /// its answer. The pipeline's backoff grows across the batches of one flush, so without this bound a failing
-    /// ingest held the run for minutes (Docs/Decisions/0538).
+    /// its answer. Within a flush each batch keeps its own 1, 2, 4 s schedule (Docs/Decisions/0540), but the wait
+    /// before a flush's first request grows with the failures of earlier flushes (while the file was read) up to
+    /// 60 s, so this bound still caps a final flush that starts after an outage (Docs/Decisions/0538).
     private var silenceLimit: Duration {
         var seconds = 30
         var step = 1
