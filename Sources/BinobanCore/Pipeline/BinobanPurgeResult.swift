@@ -22,7 +22,8 @@ extension BinobanPurgeResult: CustomStringConvertible {
 struct PurgeReport: Sendable, Equatable {
     var events = 0
     var batches = 0
-    var bytes = 0
+    /// The events of each batch deleted.
+    var removed: [BinobanBatchID: Int] = [:]
     var messageIds: [String] = []
     var closed = BinobanStorageWriteReport()
     var failure: String?

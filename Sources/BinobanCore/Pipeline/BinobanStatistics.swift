@@ -4,8 +4,8 @@
 /// Every event handed to the instance ends in exactly one of: still in the write stage, stored and waiting
 /// (``queuedEvents``), uploaded, or one of the drop counters, so once the pipeline is quiet
 /// `acceptedEvents == queuedEvents + uploadedEvents + dropped.total` for events of this run. The counters only
-/// grow; ``queuedEvents`` and ``queuedBytes`` follow the storage (batches left by a previous run are not counted
-/// until they are uploaded, and evicted bytes are estimated).
+/// grow; ``queuedEvents`` and ``queuedBytes`` follow the storage, batch by batch: they count this run's events
+/// only, so a batch a previous run left is not in them and takes nothing from them when it is uploaded or evicted.
 public struct BinobanStatistics: Sendable, Hashable {
     /// Events handed to the instance by `track`, `identify` and the other calls, including those then dropped.
     public var acceptedEvents: Int = 0

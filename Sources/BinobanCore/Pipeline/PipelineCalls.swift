@@ -49,7 +49,7 @@ enum PipelineCalls<Instant: InstantProtocol> where Instant.Duration == Duration 
                 try await storage.remove(id)
                 report.events += batch.eventCount
                 report.batches += 1
-                report.bytes += batch.events.count
+                report.removed[id] = batch.eventCount
                 if namesEvents { report.messageIds += BatchMessageIDs.messageIds(in: batch.events) }
             }
         } catch {

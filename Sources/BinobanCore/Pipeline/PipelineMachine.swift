@@ -91,6 +91,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private(set) var statistics = BinobanStatistics()
     /// When the queued events were stored: ``oldestQueuedAt`` is the first.
     private var backlog = BacklogAges<Instant>()
+    /// This run's events in storage, by batch: the source of the queued counts.
+    private var ledger = QueueLedger()
     /// When the oldest event counted in ``BinobanStatistics/queuedEvents`` was stored (events a previous run left
     /// are not counted).
     var oldestQueuedAt: Instant? { backlog.oldest }
@@ -209,9 +211,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             if let new { applySettings(new, pausedSinceLastDrain: pausedSinceLastDrain, at: now, &actions) }
         case .drained(let drain):
             apply(drain, at: now, &actions)
-        case .written(let report, let storedBytes, let moreInDrain):
+        case .written(let report, let storedBytes, let moreInDrain, let placedBytes):
             backlog.stored(report.storedEvents, at: now)
-            recordWrite(report, storedBytes: storedBytes, moreInDrain: moreInDrain, &actions)
+            recordWrite(report, storedBytes: storedBytes, placedBytes: placedBytes, moreInDrain: moreInDrain, &actions)
         case .stageDropped(let drops):
             for drop in drops {
                 let key = statistics.dropped.countStageDrops(drop.count, reason: drop.reason)
@@ -255,7 +257,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             // Gone since it was listed: the write that evicted it counted its events, and freed room.
             endHold()
             if let item = take(id), let evicted = item.evictedEvents {
-                countEviction(evicted, batches: [id], count: 1, &actions)
+                countEviction(evicted, batches: [(id, evicted)], count: 1, &actions)
             }
         case .readFailed(let id, let message):
             _ = take(id)
@@ -362,14 +364,14 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     }
 
     private mutating func recordWrite(
-        _ report: BinobanStorageWriteReport, storedBytes: Int, moreInDrain: Bool, _ actions: inout [PipelineAction]
+        _ report: BinobanStorageWriteReport, storedBytes: Int, placedBytes: [Int], moreInDrain: Bool,
+        _ actions: inout [PipelineAction]
     ) {
         // The driver answers each write once, so the stage is `writing` here; its tickets are the drain's.
         let tickets = writeStage.tickets
         writeStage = moreInDrain ? .draining(tickets: tickets) : .idle
         statistics.storedEvents += report.storedEvents
-        statistics.queuedEvents += report.storedEvents
-        statistics.queuedBytes += storedBytes
+        dequeue(ledger.stored(report, bytes: storedBytes, placedBytes: placedBytes))
         drop(
             report.rejectedOversizeEvents, \.oversize, .oversizeEvent,
             "because each encoded to the event size limit or more", (.oversize, .oversize), &actions)
@@ -457,35 +459,37 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         guard report.evictedBatches > 0 else { return }
         var immediateEvents = report.evictedEvents
         var immediateBatches = report.evictedBatches
-        var immediateIDs: [BinobanBatchID] = []
+        var immediate: [(BinobanBatchID, Int)] = []
         for (id, events) in report.evictedBatchEvents.sorted(by: { $0.key < $1.key }) {
             guard let index = work.firstIndex(where: { $0.id == id }) else {
-                immediateIDs.append(id)
+                immediate.append((id, events))
                 continue
             }
             if work[index].state == .queued {
                 work.remove(at: index)
-                immediateIDs.append(id)
+                immediate.append((id, events))
             } else {
                 work[index].evictedEvents = events
                 immediateEvents -= events
                 immediateBatches -= 1
             }
         }
-        countEviction(immediateEvents, batches: immediateIDs, count: immediateBatches, &actions)
+        countEviction(immediateEvents, batches: immediate, count: immediateBatches, &actions)
     }
 
-    /// Counts evicted events. `batches` are the evicted batches the storage named (the awaited events among them
-    /// are known by batch), `count` how many batches there were; `delivered`: the observer was told already (from
-    /// the evicted batch the driver held).
+    /// Counts evicted events. `batches` are the evicted batches the storage named, with their events (the awaited
+    /// events among them are known by batch; the rest of `events` were in batches it did not name), `count` how
+    /// many batches there were; `delivered`: the observer was told already (from the evicted batch the driver held).
     private mutating func countEviction(
-        _ events: Int, batches: [BinobanBatchID], count: Int, delivered: Bool = false,
+        _ events: Int, batches: [(BinobanBatchID, Int)], count: Int, delivered: Bool = false,
         _ actions: inout [PipelineAction]
     ) {
         guard events > 0 || count > 0 else { return }
         statistics.dropped.storageEviction += events
-        if !delivered { deliver(.dropped(.storageEviction), events, .evicted(batches), &actions) }
-        dequeue(events: events, bytes: nil)
+        if !delivered { deliver(.dropped(.storageEviction), events, .evicted(batches.map(\.0)), &actions) }
+        for (id, batchEvents) in batches { dequeue(ledger.left(id, events: batchEvents)) }
+        let unnamed = events - batches.reduce(0) { $0 + $1.1 }
+        if unnamed > 0 { dequeue(ledger.leftUnnamed(events: unnamed)) }
         actions.append(
             .report(
                 .storageEviction,
@@ -493,13 +497,12 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
                 eventCount: events))
     }
 
-    /// Lowers the queue depth; unknown bytes are estimated from the average stored event.
-    private mutating func dequeue(events: Int, bytes: Int?) {
-        let queued = max(1, statistics.queuedEvents)
-        let estimate = bytes ?? Int((Double(statistics.queuedBytes) / Double(queued) * Double(events)).rounded())
-        statistics.queuedEvents = max(0, statistics.queuedEvents - events)
-        statistics.queuedBytes = statistics.queuedEvents == 0 ? 0 : max(0, statistics.queuedBytes - estimate)
-        if statistics.queuedEvents == 0 { backlog.clear() } else { backlog.left(events) }
+    /// Takes the queue depth from the ledger after this run's `share` of a batch (or of an append's events
+    /// placed in a batch that had left) left storage.
+    private mutating func dequeue(_ share: QueueLedger.Share) {
+        statistics.queuedEvents = ledger.queued.events
+        statistics.queuedBytes = ledger.queued.bytes
+        if statistics.queuedEvents == 0 { backlog.clear() } else { backlog.left(share.events) }
     }
 
     // MARK: Settings and flush requests
@@ -598,13 +601,13 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             statistics.uploadedBatches += 1
             statistics.uploadedEvents += item.eventCount
             deliver(.uploaded, item.eventCount, .batch(id), &actions)
-            dequeue(events: item.eventCount, bytes: item.bytes)
+            dequeue(ledger.left(id, events: item.eventCount))
         case .rejected:
             statistics.requests.rejected += 1
             gate.answeredFinally()
             statistics.dropped.rejected += item.eventCount
             deliver(.rejected(status: status), item.eventCount, .batch(id), &actions)
-            dequeue(events: item.eventCount, bytes: item.bytes)
+            dequeue(ledger.left(id, events: item.eventCount))
             actions.append(
                 .report(
                     .batchRejected,
@@ -640,7 +643,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             _ = take(id)
             deliver(.dropped(.storageEviction), evicted, .batch(id), &actions)
             actions.append(.forget(id))
-            countEviction(evicted, batches: [id], count: 1, delivered: true, &actions)
+            countEviction(evicted, batches: [(id, evicted)], count: 1, delivered: true, &actions)
             return
         }
         work[index].retries += 1
@@ -708,7 +711,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         recordEvictions(report.closed, &actions)
         statistics.dropped.purged += report.events
         deliver(.dropped(.purged), report.events, .named(report.messageIds), &actions)
-        dequeue(events: report.events, bytes: report.bytes)
+        for (id, events) in report.removed { dequeue(ledger.left(id, events: events)) }
         // Room was freed: a held write goes again.
         if report.batches > 0 || report.closed.evictedBatches > 0 { endHold() }
         if let failure = report.failure {

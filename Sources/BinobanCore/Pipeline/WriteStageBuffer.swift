@@ -146,18 +146,48 @@ struct WriteStageBuffer {
     }
 
     /// The storage took the chunk but its refused suffix; returns the bytes it stored (the events it refused as
-    /// oversize are not among them: they were counted as dropped, not queued).
-    mutating func stored(_ report: BinobanStorageWriteReport) -> Int {
+    /// oversize are not among them: they were counted as dropped, not queued), in all and for each of the
+    /// report's placements.
+    mutating func stored(_ report: BinobanStorageWriteReport) -> (bytes: Int, placedBytes: [Int]) {
         let taken = chunk.count - report.refusedEvents
         let oversize = Self.largest(report.rejectedOversizeEvents, of: chunk.prefix(taken))
         let bytes = chunk.prefix(taken).reduce(0) { $0 + $1.count } - oversize.reduce(0) { $0 + chunk[$1].count }
+        let placedBytes = Self.bytes(of: report.placements, in: chunk.prefix(taken), skipping: oversize)
         if namesEvents {
             oversizeIDs = oversize.map { chunkIDs[$0] }
             if !chunkAwaited.isEmpty { placeAwaited(taken: taken, oversize: oversize, report.placements) }
             chunkIDs.removeFirst(min(taken, chunkIDs.count))
         }
         chunk.removeFirst(taken)
-        return bytes
+        return (bytes, placedBytes)
+    }
+
+    /// The bytes of each run of `placements` over the stored events of `events` (those at `skipping` were refused
+    /// as oversize); empty when the runs do not cover them.
+    static func bytes(
+        of placements: [BinobanBatchPlacement], in events: ArraySlice<Data>, skipping: [Int]
+    ) -> [Int] {
+        guard !placements.isEmpty else { return [] }
+        var result: [Int] = []
+        result.reserveCapacity(placements.count)
+        var skipped = skipping[...]
+        var index = events.startIndex
+        for placement in placements {
+            var bytes = 0
+            var count = 0
+            while count < placement.eventCount, index < events.endIndex {
+                if skipped.first == index {
+                    skipped.removeFirst()
+                } else {
+                    bytes += events[index].count
+                    count += 1
+                }
+                index += 1
+            }
+            guard count == placement.eventCount else { return [] }
+            result.append(bytes)
+        }
+        return result
     }
 
     /// Notes which batch each awaited event of the stored prefix went to, from the storage's runs of stored
@@ -213,9 +243,9 @@ struct WriteStageBuffer {
     ) -> PipelineInput<Instant> {
         switch result {
         case .success(let report):
-            let bytes = stored(report)
+            let (bytes, placedBytes) = stored(report)
             // A refused suffix is the machine's to hold or drop: it is not "more in the drain".
-            return .written(report, storedBytes: bytes, moreInDrain: hasMoreAfterChunk)
+            return .written(report, storedBytes: bytes, moreInDrain: hasMoreAfterChunk, placedBytes: placedBytes)
         case .failure(let failure):
             let lost = failed(storedBeforeFailure: failure.storedEventsBeforeFailure)
             return .writeFailed(lost: lost, moreInDrain: hasMore, message: "\(failure.error)")
