@@ -24,7 +24,8 @@ struct PurgeReport: Sendable, Equatable {
     var batches = 0
     /// The events of each batch deleted.
     var removed: [BinobanBatchID: Int] = [:]
-    var messageIds: [String] = []
+    /// The message ids read back from deleted batches the pipeline holds no ids of (a previous run's).
+    var readBackIds: [BinobanBatchID: [String]] = [:]
     var closed = BinobanStorageWriteReport()
     var failure: String?
 }

@@ -710,7 +710,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private mutating func purged(_ report: PurgeReport, _ actions: inout [PipelineAction]) {
         recordEvictions(report.closed, &actions)
         statistics.dropped.purged += report.events
-        deliver(.dropped(.purged), report.events, .named(report.messageIds), &actions)
+        deliver(
+            .dropped(.purged), report.events,
+            .purged(report.removed.keys.sorted(), readBack: report.readBackIds), &actions)
         for (id, events) in report.removed { dequeue(ledger.left(id, events: events)) }
         // Room was freed: a held write goes again.
         if report.batches > 0 || report.closed.evictedBatches > 0 { endHold() }

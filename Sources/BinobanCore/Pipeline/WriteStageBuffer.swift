@@ -28,8 +28,9 @@ struct WriteStageBuffer {
     private(set) var chunkIDs: [String] = []
     /// The positions in ``chunk`` of events a caller awaits (kept only when ``namesEvents``).
     private var chunkAwaited: [Int] = []
-    /// Where the last append put the awaited events it stored, until the driver takes them.
-    private var awaitedPlacements: [AwaitedPlacement] = []
+    /// The events the appends stored, each with its batch and message id (kept only when ``namesEvents``), until
+    /// the driver takes them: the ids travel from the encoded event to the delivery reports, never read back.
+    private var placedEvents: [PlacedEvent] = []
     /// The events the stages dropped since the last ``takeStageDrops()``, by reason.
     private var stageDrops: [StageDrop] = []
     /// The message ids of the events the last append refused as oversize, and of those the last failure lost.
@@ -155,7 +156,7 @@ struct WriteStageBuffer {
         let placedBytes = Self.bytes(of: report.placements, in: chunk.prefix(taken), skipping: oversize)
         if namesEvents {
             oversizeIDs = oversize.map { chunkIDs[$0] }
-            if !chunkAwaited.isEmpty { placeAwaited(taken: taken, oversize: oversize, report.placements) }
+            place(taken: taken, oversize: oversize, report.placements)
             chunkIDs.removeFirst(min(taken, chunkIDs.count))
         }
         chunk.removeFirst(taken)
@@ -190,32 +191,30 @@ struct WriteStageBuffer {
         return result
     }
 
-    /// Notes which batch each awaited event of the stored prefix went to, from the storage's runs of stored
-    /// events (the oversize ones are not among them); the awaited events of the refused suffix stay.
-    private mutating func placeAwaited(taken: Int, oversize: [Int], _ placements: [BinobanBatchPlacement]) {
+    /// Notes which batch each event of the stored prefix went to, with its message id, from the storage's runs of
+    /// stored events (the oversize ones are not among them); the events of the refused suffix stay.
+    private mutating func place(taken: Int, oversize: [Int], _ placements: [BinobanBatchPlacement]) {
         let skipped = Set(oversize)
         var runs = placements[...]
         var awaited = chunkAwaited[...]
         for position in 0..<taken where !skipped.contains(position) {
-            // The stored event at `position` is the next one of the first run left.
-            let batch = runs.first?.batch
-            if let first = runs.indices.first {
-                runs[first].eventCount -= 1
-                if runs[first].eventCount <= 0 { runs.removeFirst() }
-            }
-            guard awaited.first == position else { continue }
-            awaited.removeFirst()
-            // A storage that does not report placements leaves the event unplaced (see `placements`).
-            if let batch { awaitedPlacements.append(AwaitedPlacement(batch: batch, messageId: chunkIDs[position])) }
-            if awaited.isEmpty { break }
+            // The stored event at `position` is the next one of the first run left. A storage that does not report
+            // placements leaves it unplaced (see `placements`).
+            guard let first = runs.indices.first else { break }
+            let batch = runs[first].batch
+            runs[first].eventCount -= 1
+            if runs[first].eventCount <= 0 { runs.removeFirst() }
+            let isAwaited = awaited.first == position
+            if isAwaited { awaited.removeFirst() }
+            placedEvents.append(PlacedEvent(batch: batch, messageId: chunkIDs[position], isAwaited: isAwaited))
         }
         chunkAwaited = chunkAwaited.filter { $0 >= taken }.map { $0 - taken }
     }
 
-    /// Where the awaited events of the appends since the last call were stored.
-    mutating func takeAwaitedPlacements() -> [AwaitedPlacement] {
-        defer { awaitedPlacements = [] }
-        return awaitedPlacements
+    /// Where the events of the appends since the last call were stored, with their message ids.
+    mutating func takePlacedEvents() -> [PlacedEvent] {
+        defer { placedEvents = [] }
+        return placedEvents
     }
 
     /// The message ids of the events the intake dropped, oldest first, to keep its bound (drop-oldest) in the
