@@ -68,14 +68,6 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         var listedOnlyKnown = false
     }
 
-    /// Counts at the moment an awaited flush was registered, to compute its result.
-    private struct Baseline: Sendable, Equatable {
-        var uploadedBatches: Int
-        var uploadedEvents: Int
-        var rejectedBatches: Int
-        var rejectedEvents: Int
-    }
-
     /// The machine's life; ``phase`` is its public face.
     private enum Life: Sendable, Equatable {
         /// Waiting for the storage to open; `stopAt` is the deadline of a shutdown that already arrived.
@@ -161,8 +153,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     var gateUntil: Instant? { gate.until }
     /// Transient failures since the last answered request that was final; grows across passes.
     var failureStreak: Int { gate.streak }
-    private var baselines: [UInt64: Baseline] = [:]
-    private var droppedAtLastResult = 0
+    /// What each awaited flush returns.
+    private var flushResults = FlushResults()
     private(set) var intervalDeadline: Instant?
     /// When the error reporter's pending summaries are due; the shutdown delivers what is left.
     private(set) var summaryDeadline: Instant?
@@ -554,7 +546,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             }
             return
         }
-        for waiter in waiters { baselines[waiter] = baseline }
+        for waiter in waiters { flushResults.register(waiter, at: statistics) }
         switch passes {
         case .none:
             passes = .running(Pass(exhaustive: exhaustive, waiters: waiters), followUp: nil)
@@ -566,24 +558,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         }
     }
 
-    private var baseline: Baseline {
-        Baseline(
-            uploadedBatches: statistics.uploadedBatches, uploadedEvents: statistics.uploadedEvents,
-            rejectedBatches: statistics.requests.rejected, rejectedEvents: statistics.dropped.rejected)
-    }
-
-    /// An awaited flush's result: what was uploaded and rejected while it waited, and every event dropped since
-    /// the previous result.
+    /// An awaited flush's result (``FlushResults``).
     private mutating func result(for waiter: UInt64, base: BinobanFlushResult) -> BinobanFlushResult {
-        let start = baselines.removeValue(forKey: waiter) ?? baseline
-        var result = base
-        result.uploadedBatches = statistics.uploadedBatches - start.uploadedBatches
-        result.uploadedEvents = statistics.uploadedEvents - start.uploadedEvents
-        result.rejectedBatches = statistics.requests.rejected - start.rejectedBatches
-        result.rejectedEvents = statistics.dropped.rejected - start.rejectedEvents
-        result.droppedEvents = statistics.dropped.total - droppedAtLastResult
-        droppedAtLastResult = statistics.dropped.total
-        return result
+        flushResults.result(for: waiter, base: base, at: statistics)
     }
 
     // MARK: Uploads
