@@ -4,9 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Reads the `messageId` of each event out of a stored batch (`{…},{…}`), for the delivery observer: only the
-/// members of the top-level objects are looked at, so a `messageId` key inside properties or context is not
-/// mistaken for the event's. One pass over the bytes, without building the events.
+/// Reads the `messageId` of each event out of a stored batch (`{…},{…}`), for the delivery observer, of a batch
+/// whose ids never passed through this process (a previous run's: this run's ids travel with the events,
+/// Decision 0219). Only the members of the top-level objects are looked at, so a `messageId` key inside
+/// properties or context is not mistaken for the event's. One pass over the bytes, without building the events.
 enum BatchMessageIDs {
     private static let key = Array("messageId".utf8)
 

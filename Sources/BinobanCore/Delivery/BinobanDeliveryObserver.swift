@@ -24,8 +24,9 @@ public struct BinobanDelivery: Sendable, Hashable {
     /// The `messageId` of each event, in the order the events were accepted.
     ///
     /// It holds ``eventCount`` ids except where the pipeline cannot name the events: batches a previous run left
-    /// that the storage evicted before they were read, events the storage evicted before they were read for
-    /// upload, and events refused on their way in (tracked while paused, or refused as the newest when the write
+    /// that the storage evicted before they were read, events stored before a delivery observer or an awaited
+    /// event made the pipeline keep ids (or by a storage that does not report
+    /// ``BinobanStorageWriteReport/placements``) that the storage evicted, and events refused on their way in (tracked while paused, or refused as the newest when the write
     /// stage was full under ``BinobanBackpressure/dropNewest`` or ``BinobanBackpressure/wait``). Those reports
     /// carry the count only; the oldest events dropped from a full write stage (``BinobanBackpressure/dropOldest``)
     /// are named.

@@ -47,7 +47,9 @@ extension PendingEvent {
     }
 
     /// Takes what a stage changed (the type and message id cannot change). The server call's fields are made anew
-    /// only when the event has any.
+    /// only when the event has any, and keep what a stage does not see: the host's message id, whether a caller
+    /// awaits the event, and whether it is an instance call (whose context is merged over the instance's whole
+    /// context, device id and token included).
     mutating func apply(_ value: BinobanEvent) {
         name = value.name
         payload = value.properties
@@ -60,7 +62,8 @@ extension PendingEvent {
         guard hasServerFields else { return }
         server = ServerFields(
             messageId: server?.messageId, context: value.context, integrations: value.integrations,
-            category: value.category, groupId: value.groupId, previousId: value.previousId)
+            category: value.category, groupId: value.groupId, previousId: value.previousId,
+            isAwaited: server?.isAwaited ?? false, isInstanceCall: server?.isInstanceCall ?? true)
     }
 }
 

@@ -27,6 +27,9 @@ struct EventEncoder: Sendable {
     private let staticMembers: [(key: String, value: [UInt8])]
     /// `"context":{"library":…,…static members…}`, closed: a server call's context when it gives none.
     private let serverContext: [UInt8]
+    /// `{…static device members` (not closed): the device of an instance call whose stage gave it context
+    /// members, to which the event adds its id and token.
+    private let deviceOpen: [UInt8]
 
     init(context: BinobanStaticContext, deviceId: String?) {
         var library: [UInt8] = []
@@ -65,8 +68,9 @@ struct EventEncoder: Sendable {
         for member in members { Self.appendMember(member.key, member.value, to: &prefix) }
         var server = prefix
         // The mobile prefix stays open inside `device`, where each event adds its id and token.
+        let deviceOpen = Array((device ?? Array("{}".utf8)).dropLast())
         prefix.append(contentsOf: #","device":"#.utf8)
-        prefix.append(contentsOf: (device ?? Array("{}".utf8)).dropLast())
+        prefix.append(contentsOf: deviceOpen)
         if let device {
             members.append(("device", device))
             Self.appendMember("device", device, to: &server)
@@ -79,6 +83,7 @@ struct EventEncoder: Sendable {
         self.library = library
         staticMembers = members
         serverContext = server
+        self.deviceOpen = deviceOpen
     }
 
     /// `{"key":"value",…}` of the members that are present, or `nil` when none is.
@@ -158,6 +163,13 @@ struct EventEncoder: Sendable {
         }
         bytes.append(UInt8(ascii: ","))
         bytes.append(contentsOf: contextPrefix)
+        appendDeviceIdentity(of: event, to: &bytes)
+        bytes.append(contentsOf: "}}".utf8)
+    }
+
+    /// The instance's device members of one event, after the static ones (open inside `device`): its id and push
+    /// token, and the `device` object's closing brace.
+    private func appendDeviceIdentity(of event: PendingEvent, to bytes: inout [UInt8]) {
         if deviceHasMembers { bytes.append(UInt8(ascii: ",")) }
         bytes.append(contentsOf: #""id":"#.utf8)
         UnsortedJSONWriter.appendString(deviceId ?? event.anonymousId ?? "", to: &bytes)
@@ -165,7 +177,7 @@ struct EventEncoder: Sendable {
             bytes.append(contentsOf: #","token":"#.utf8)
             UnsortedJSONWriter.appendString(token, to: &bytes)
         }
-        bytes.append(contentsOf: "}}}".utf8)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// Appends the members of a track event that do not depend on the identity or the instance:
@@ -224,7 +236,10 @@ struct EventEncoder: Sendable {
             }
             Self.appendObject("properties", event.payload, to: &bytes)
         case .identify:
-            Self.appendObject("traits", event.payload, to: &bytes)
+            // An instance call leaves out empty traits, as its plain encoding does.
+            if !fields.isInstanceCall || event.payload.objectValue?.isEmpty == false {
+                Self.appendObject("traits", event.payload, to: &bytes)
+            }
         case .group:
             bytes.append(contentsOf: #","groupId":"#.utf8)
             UnsortedJSONWriter.appendString(fields.groupId ?? "", to: &bytes)
@@ -255,7 +270,34 @@ struct EventEncoder: Sendable {
             UnsortedJSONWriter.appendValue(.object(integrations), to: &bytes)
         }
         bytes.append(UInt8(ascii: ","))
-        appendServerContext(fields.context, to: &bytes)
+        if fields.isInstanceCall {
+            appendInstanceContext(fields.context, of: event, to: &bytes)
+        } else {
+            appendServerContext(fields.context, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// `"context":{…}` of an instance call that a stage gave context members: the call's members merged over the
+    /// instance's whole context as a mobile event carries it (its device with the device id and push token),
+    /// each replacing the instance's member of the same name, except `library`, which stays the SDK's.
+    private func appendInstanceContext(_ own: [String: JSONValue], of event: PendingEvent, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: #""context":{"library":"#.utf8)
+        bytes.append(contentsOf: library)
+        for member in staticMembers where member.key != "device" && own[member.key] == nil {
+            Self.appendMember(member.key, member.value, to: &bytes)
+        }
+        if own["device"] == nil {
+            bytes.append(contentsOf: #","device":"#.utf8)
+            bytes.append(contentsOf: deviceOpen)
+            appendDeviceIdentity(of: event, to: &bytes)
+        }
+        for (key, value) in own where key != "library" {
+            bytes.append(UInt8(ascii: ","))
+            UnsortedJSONWriter.appendString(key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            UnsortedJSONWriter.appendValue(value, to: &bytes)
+        }
         bytes.append(UInt8(ascii: "}"))
     }
 

@@ -57,12 +57,18 @@ struct PendingEvent: Sendable {
         let previousId: String?
         /// A caller awaits this event's outcome (``BinobanServerEvents/awaitingDelivery``).
         let isAwaited: Bool
+        /// The event comes from an instance call (`binoban.track`, not a server call) to which a before-send
+        /// stage gave server-call fields: its ``context`` is merged over the instance's whole context, the
+        /// instance's device id and push token included, as a mobile event carries them.
+        let isInstanceCall: Bool
 
         init(
             messageId: String? = nil, context: [String: JSONValue] = [:], integrations: [String: JSONValue]? = nil,
-            category: String? = nil, groupId: String? = nil, previousId: String? = nil, isAwaited: Bool = false
+            category: String? = nil, groupId: String? = nil, previousId: String? = nil, isAwaited: Bool = false,
+            isInstanceCall: Bool = false
         ) {
             self.isAwaited = isAwaited
+            self.isInstanceCall = isInstanceCall
             self.messageId = messageId
             self.context = context
             self.integrations = integrations

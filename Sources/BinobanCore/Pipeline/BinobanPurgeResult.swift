@@ -22,8 +22,10 @@ extension BinobanPurgeResult: CustomStringConvertible {
 struct PurgeReport: Sendable, Equatable {
     var events = 0
     var batches = 0
-    var bytes = 0
-    var messageIds: [String] = []
+    /// The events of each batch deleted.
+    var removed: [BinobanBatchID: Int] = [:]
+    /// The message ids read back from deleted batches the pipeline holds no ids of (a previous run's).
+    var readBackIds: [BinobanBatchID: [String]] = [:]
     var closed = BinobanStorageWriteReport()
     var failure: String?
 }

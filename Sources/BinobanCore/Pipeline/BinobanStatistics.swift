@@ -5,7 +5,8 @@
 /// (``recoveredEvents``), ends in exactly one of: still in the write stage, stored and waiting (``queuedEvents``),
 /// uploaded, or one of the drop counters, so once the pipeline is quiet
 /// `acceptedEvents + recoveredEvents == queuedEvents + uploadedEvents + dropped.total`. The counters only grow;
-/// ``queuedEvents`` and ``queuedBytes`` follow the storage (evicted bytes are estimated).
+/// ``queuedEvents`` and ``queuedBytes`` follow the storage batch by batch (the bytes of an earlier run's batches
+/// are shared out by events).
 public struct BinobanStatistics: Sendable, Hashable {
     /// Events handed to the instance by `track`, `identify` and the other calls, including those then dropped.
     public var acceptedEvents: Int = 0

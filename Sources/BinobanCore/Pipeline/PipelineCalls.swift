@@ -46,9 +46,11 @@ enum PipelineCalls<Instant: InstantProtocol> where Instant.Duration == Duration 
     }
 
     /// Closes the open batch, then reads and deletes every finished batch but `excluding`: read first, so that
-    /// its events are counted (and named, with `namesEvents`). A fault stops the purge; what it deleted is kept.
+    /// its events are counted (and, for a batch `readingBackIdsOf` names, whose ids the pipeline does not hold,
+    /// named from its body). A fault stops the purge; what it deleted is kept.
     static func purge(
-        _ storage: any BinobanEventStorage, excluding: Set<BinobanBatchID>, namesEvents: Bool
+        _ storage: any BinobanEventStorage, excluding: Set<BinobanBatchID>,
+        readingBackIdsOf readBack: (BinobanBatchID) -> Bool
     ) async -> PipelineInput<Instant> {
         var report = PurgeReport()
         do {
@@ -58,8 +60,8 @@ enum PipelineCalls<Instant: InstantProtocol> where Instant.Duration == Duration 
                 try await storage.remove(id)
                 report.events += batch.eventCount
                 report.batches += 1
-                report.bytes += batch.events.count
-                if namesEvents { report.messageIds += BatchMessageIDs.messageIds(in: batch.events) }
+                report.removed[id] = batch.eventCount
+                if readBack(id) { report.readBackIds[id] = BatchMessageIDs.messageIds(in: batch.events) }
             }
         } catch {
             report.failure = "\(error)"

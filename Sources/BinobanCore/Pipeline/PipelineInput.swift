@@ -12,8 +12,11 @@ enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     /// (answering ``PipelineAction/takeSettings``); `nil` when the settings had not changed.
     case settingsTaken(EventIntake.Settings?, pausedSinceLastDrain: Bool)
     /// A chunk of the current drain was appended. `storedBytes` are the encoded bytes stored; `moreInDrain`
-    /// tells whether the drain still holds events not handed to storage (a refused suffix excluded).
-    case written(BinobanStorageWriteReport, storedBytes: Int, moreInDrain: Bool)
+    /// tells whether the drain still holds events not handed to storage (a refused suffix excluded);
+    /// `placedBytes` are the bytes of each of the report's placements (empty: shared out by events). The driver
+    /// feeds it before the result of any later storage call, so the batches it placed events in are known
+    /// before they are listed (``QueueLedger``).
+    case written(BinobanStorageWriteReport, storedBytes: Int, moreInDrain: Bool, placedBytes: [Int] = [])
     /// The write stage's before-send stages dropped events of the chunk it is writing, by reason.
     case stageDropped([StageDrop])
     /// An append failed: `lost` events of the chunk were not stored (the driver discarded them).

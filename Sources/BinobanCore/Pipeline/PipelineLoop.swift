@@ -254,7 +254,9 @@ actor PipelineLoop: PipelineControl {
             parts.waiters.resume(id, with: result)
         case .purge(let excluding, let names):
             guard let storage else { return [] }
-            return [logged(await PipelineCalls.purge(storage, excluding: excluding, namesEvents: names))]
+            // Only the batches this run did not store are read back for their ids (a previous run's).
+            let readBack = names ? outputs.deliveries.readsBack : { _ in false }
+            return [logged(await PipelineCalls.purge(storage, excluding: excluding, readingBackIdsOf: readBack))]
         case .resumePurges(let ids, let result):
             control.withLock { $0.waiters.resumePurges(ids, with: result) }
         case .report(let kind, let message, let eventCount, let file, let function, let line):
@@ -288,7 +290,7 @@ actor PipelineLoop: PipelineControl {
     ) -> Input {
         let input: Input =
             buffer?.written(result) ?? .writeFailed(lost: 0, moreInDrain: false, message: "the write stage is gone")
-        if let placed = buffer?.takeAwaitedPlacements(), !placed.isEmpty { outputs.deliveries.placed(placed) }
+        if let placed = buffer?.takePlacedEvents(), !placed.isEmpty { outputs.deliveries.placed(placed) }
         return input
     }
 

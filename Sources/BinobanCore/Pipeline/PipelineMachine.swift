@@ -73,14 +73,6 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         var listedOnlyKnown = false
     }
 
-    /// Counts at the moment an awaited flush was registered, to compute its result.
-    private struct Baseline: Sendable, Equatable {
-        var uploadedBatches: Int
-        var uploadedEvents: Int
-        var rejectedBatches: Int
-        var rejectedEvents: Int
-    }
-
     /// The machine's life; ``phase`` is its public face.
     private enum Life: Sendable, Equatable {
         /// Waiting for the storage to open; `stopAt` is the deadline of a shutdown that already arrived.
@@ -96,6 +88,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private(set) var statistics = BinobanStatistics()
     /// When the queued events were stored: ``oldestQueuedAt`` is the first.
     private var backlog = BacklogAges<Instant>()
+    /// This run's events in storage, by batch: the source of the queued counts.
+    private var ledger = QueueLedger()
     /// When the oldest event counted in ``BinobanStatistics/queuedEvents`` was stored (events a previous run left
     /// are not counted).
     var oldestQueuedAt: Instant? { backlog.oldest }
@@ -164,8 +158,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     var gateUntil: Instant? { gate.until }
     /// Transient failures since the last answered request that was final; grows across passes.
     var failureStreak: Int { gate.streak }
-    private var baselines: [UInt64: Baseline] = [:]
-    private var droppedAtLastResult = 0
+    /// What each awaited flush returns.
+    private var flushResults = FlushResults()
     private(set) var intervalDeadline: Instant?
     /// When the error reporter's pending summaries are due; the shutdown delivers what is left.
     private(set) var summaryDeadline: Instant?
@@ -216,10 +210,10 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             if let new { applySettings(new, pausedSinceLastDrain: pausedSinceLastDrain, at: now, &actions) }
         case .drained(let drain):
             apply(drain, at: now, &actions)
-        case .written(let report, let storedBytes, let moreInDrain):
+        case .written(let report, let storedBytes, let moreInDrain, let placedBytes):
             backlog.stored(report.storedEvents, at: now)
             found(events: report.recoveredEvents, bytes: report.recoveredBytes, at: now)
-            recordWrite(report, storedBytes: storedBytes, moreInDrain: moreInDrain, &actions)
+            recordWrite(report, storedBytes: storedBytes, placedBytes: placedBytes, moreInDrain: moreInDrain, &actions)
         case .stageDropped(let drops):
             for drop in drops {
                 let key = statistics.dropped.countStageDrops(drop.count, reason: drop.reason)
@@ -263,7 +257,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             // Gone since it was listed: the write that evicted it counted its events, and freed room.
             endHold()
             if let item = take(id), let evicted = item.evictedEvents {
-                countEviction(evicted, batches: [id], count: 1, &actions)
+                countEviction(evicted, batches: [(id, evicted)], count: 1, &actions)
             }
         case .readFailed(let id, let message):
             _ = take(id)
@@ -370,14 +364,14 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     }
 
     private mutating func recordWrite(
-        _ report: BinobanStorageWriteReport, storedBytes: Int, moreInDrain: Bool, _ actions: inout [PipelineAction]
+        _ report: BinobanStorageWriteReport, storedBytes: Int, placedBytes: [Int], moreInDrain: Bool,
+        _ actions: inout [PipelineAction]
     ) {
         // The driver answers each write once, so the stage is `writing` here; its tickets are the drain's.
         let tickets = writeStage.tickets
         writeStage = moreInDrain ? .draining(tickets: tickets) : .idle
         statistics.storedEvents += report.storedEvents
-        statistics.queuedEvents += report.storedEvents
-        statistics.queuedBytes += storedBytes
+        dequeue(ledger.stored(report, bytes: storedBytes, placedBytes: placedBytes))
         drop(
             report.rejectedOversizeEvents, \.oversize, .oversizeEvent,
             "because each encoded to the event size limit or more", (.oversize, .oversize), &actions)
@@ -465,8 +459,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private mutating func found(events: Int, bytes: Int, at now: Instant) {
         guard events > 0 else { return }
         statistics.recoveredEvents += events
-        statistics.queuedEvents += events
-        statistics.queuedBytes += bytes
+        ledger.recovered(events: events, bytes: bytes)
+        statistics.queuedEvents = ledger.queued.events
+        statistics.queuedBytes = ledger.queued.bytes
         backlog.stored(events, at: now)
     }
 
@@ -487,7 +482,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         guard lost > 0 else { return }
         statistics.dropped.storageFailure += lost
         deliver(.dropped(.storageFailure), lost, .evicted(lostIDs), &actions)
-        dequeue(events: lost, bytes: nil)
+        for id in lostIDs { dequeue(ledger.left(id, events: report.lostBatchEvents[id] ?? 0)) }
         actions.append(
             .report(
                 .storage, "\(lost) stored events were lost: their batch files were removed before they were uploaded",
@@ -500,35 +495,37 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         guard report.evictedBatches > 0 else { return }
         var immediateEvents = report.evictedEvents
         var immediateBatches = report.evictedBatches
-        var immediateIDs: [BinobanBatchID] = []
+        var immediate: [(BinobanBatchID, Int)] = []
         for (id, events) in report.evictedBatchEvents.sorted(by: { $0.key < $1.key }) {
             guard let index = work.firstIndex(where: { $0.id == id }) else {
-                immediateIDs.append(id)
+                immediate.append((id, events))
                 continue
             }
             if work[index].state == .queued {
                 work.remove(at: index)
-                immediateIDs.append(id)
+                immediate.append((id, events))
             } else {
                 work[index].evictedEvents = events
                 immediateEvents -= events
                 immediateBatches -= 1
             }
         }
-        countEviction(immediateEvents, batches: immediateIDs, count: immediateBatches, &actions)
+        countEviction(immediateEvents, batches: immediate, count: immediateBatches, &actions)
     }
 
-    /// Counts evicted events. `batches` are the evicted batches the storage named (the awaited events among them
-    /// are known by batch), `count` how many batches there were; `delivered`: the observer was told already (from
-    /// the evicted batch the driver held).
+    /// Counts evicted events. `batches` are the evicted batches the storage named, with their events (the awaited
+    /// events among them are known by batch; the rest of `events` were in batches it did not name), `count` how
+    /// many batches there were; `delivered`: the observer was told already (from the evicted batch the driver held).
     private mutating func countEviction(
-        _ events: Int, batches: [BinobanBatchID], count: Int, delivered: Bool = false,
+        _ events: Int, batches: [(BinobanBatchID, Int)], count: Int, delivered: Bool = false,
         _ actions: inout [PipelineAction]
     ) {
         guard events > 0 || count > 0 else { return }
         statistics.dropped.storageEviction += events
-        if !delivered { deliver(.dropped(.storageEviction), events, .evicted(batches), &actions) }
-        dequeue(events: events, bytes: nil)
+        if !delivered { deliver(.dropped(.storageEviction), events, .evicted(batches.map(\.0)), &actions) }
+        for (id, batchEvents) in batches { dequeue(ledger.left(id, events: batchEvents)) }
+        let unnamed = events - batches.reduce(0) { $0 + $1.1 }
+        if unnamed > 0 { dequeue(ledger.leftUnnamed(events: unnamed)) }
         actions.append(
             .report(
                 .storageEviction,
@@ -536,13 +533,12 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
                 eventCount: events))
     }
 
-    /// Lowers the queue depth; unknown bytes are estimated from the average stored event.
-    private mutating func dequeue(events: Int, bytes: Int?) {
-        let queued = max(1, statistics.queuedEvents)
-        let estimate = bytes ?? Int((Double(statistics.queuedBytes) / Double(queued) * Double(events)).rounded())
-        statistics.queuedEvents = max(0, statistics.queuedEvents - events)
-        statistics.queuedBytes = statistics.queuedEvents == 0 ? 0 : max(0, statistics.queuedBytes - estimate)
-        if statistics.queuedEvents == 0 { backlog.clear() } else { backlog.left(events) }
+    /// Takes the queue depth from the ledger after this run's `share` of a batch (or of an append's events
+    /// placed in a batch that had left) left storage.
+    private mutating func dequeue(_ share: QueueLedger.Share) {
+        statistics.queuedEvents = ledger.queued.events
+        statistics.queuedBytes = ledger.queued.bytes
+        if statistics.queuedEvents == 0 { backlog.clear() } else { backlog.left(share.events) }
     }
 
     // MARK: Settings and flush requests
@@ -594,7 +590,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             }
             return
         }
-        for waiter in waiters { baselines[waiter] = baseline }
+        for waiter in waiters { flushResults.register(waiter, at: statistics) }
         switch passes {
         case .none:
             passes = .running(Pass(exhaustive: exhaustive, waiters: waiters), followUp: nil)
@@ -606,24 +602,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         }
     }
 
-    private var baseline: Baseline {
-        Baseline(
-            uploadedBatches: statistics.uploadedBatches, uploadedEvents: statistics.uploadedEvents,
-            rejectedBatches: statistics.requests.rejected, rejectedEvents: statistics.dropped.rejected)
-    }
-
-    /// An awaited flush's result: what was uploaded and rejected while it waited, and every event dropped since
-    /// the previous result.
+    /// An awaited flush's result (``FlushResults``).
     private mutating func result(for waiter: UInt64, base: BinobanFlushResult) -> BinobanFlushResult {
-        let start = baselines.removeValue(forKey: waiter) ?? baseline
-        var result = base
-        result.uploadedBatches = statistics.uploadedBatches - start.uploadedBatches
-        result.uploadedEvents = statistics.uploadedEvents - start.uploadedEvents
-        result.rejectedBatches = statistics.requests.rejected - start.rejectedBatches
-        result.rejectedEvents = statistics.dropped.rejected - start.rejectedEvents
-        result.droppedEvents = statistics.dropped.total - droppedAtLastResult
-        droppedAtLastResult = statistics.dropped.total
-        return result
+        flushResults.result(for: waiter, base: base, at: statistics)
     }
 
     // MARK: Uploads
@@ -642,18 +623,23 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             stopPass(&actions)
         } else if eventCount == 0, work.contains(where: { $0.id == id && $0.expired != nil }) {
             pass?.progressed = true
+            dropExpired(id, &actions)
             settle(id, &actions)
         }
     }
 
-    /// Counts the expired events of a batch leaving storage after its final answer (or with every event expired),
-    /// and lowers the queue by the whole batch.
-    private mutating func leaveStorage(_ item: UploadItem, _ actions: inout [PipelineAction]) {
-        let expired = item.expired ?? ExpiredRead(count: 0, messageIds: [])
+    /// Counts the expired events of a batch that is done with, before its other events are reported, so the
+    /// reports name each event once.
+    private mutating func dropExpired(_ id: BinobanBatchID, _ actions: inout [PipelineAction]) {
+        guard let expired = work.first(where: { $0.id == id })?.expired, expired.count > 0 else { return }
         drop(
             expired.count, \.expired, .expiredEvent, "because they were older than maxEventAge when read for upload",
-            (.expired, .named(expired.messageIds)), &actions)
-        dequeue(events: item.eventCount + expired.count, bytes: item.bytes)
+            (.expired, .expired(id, expired.messageIds)), &actions)
+    }
+
+    /// Lowers the queue by the whole batch (its sent and its expired events) as it leaves storage.
+    private mutating func leaveStorage(_ item: UploadItem) {
+        dequeue(ledger.left(item.id, events: item.eventCount + (item.expired?.count ?? 0)))
     }
 
     /// A batch is done with (answered for good, or every event expired): its events leave the queue, and it is
@@ -661,7 +647,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private mutating func settle(_ id: BinobanBatchID, _ actions: inout [PipelineAction]) {
         guard let index = work.firstIndex(where: { $0.id == id }) else { return }
         let item = work[index]
-        leaveStorage(item, &actions)
+        leaveStorage(item)
         if item.evictedEvents != nil {
             // Already gone from storage (its eviction freed room, and was left to this outcome to count).
             endHold()
@@ -678,7 +664,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         _ actions: inout [PipelineAction]
     ) {
         guard let item = work.first(where: { $0.id == id }) else { return }
-        switch Self.verdict(forStatus: status) {
+        let verdict = Self.verdict(forStatus: status)
+        if verdict != .transient { dropExpired(id, &actions) }
+        switch verdict {
         case .accepted:
             statistics.requests.accepted += 1
             gate.answeredFinally()
@@ -721,7 +709,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             _ = take(id)
             deliver(.dropped(.storageEviction), evicted, .batch(id), &actions)
             actions.append(.forget(id))
-            countEviction(evicted, batches: [id], count: 1, delivered: true, &actions)
+            countEviction(evicted, batches: [(id, evicted)], count: 1, delivered: true, &actions)
             return
         }
         work[index].retries += 1
@@ -820,8 +808,10 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     private mutating func purged(_ report: PurgeReport, _ actions: inout [PipelineAction]) {
         recordEvictions(report.closed, &actions)
         statistics.dropped.purged += report.events
-        deliver(.dropped(.purged), report.events, .named(report.messageIds), &actions)
-        dequeue(events: report.events, bytes: report.bytes)
+        deliver(
+            .dropped(.purged), report.events,
+            .purged(report.removed.keys.sorted(), readBack: report.readBackIds), &actions)
+        for (id, events) in report.removed { dequeue(ledger.left(id, events: events)) }
         // Room was freed: a held write goes again.
         if report.batches > 0 || report.closed.evictedBatches > 0 { endHold() }
         if let failure = report.failure {

@@ -28,8 +28,9 @@ struct WriteStageBuffer {
     private(set) var chunkIDs: [String] = []
     /// The positions in ``chunk`` of events a caller awaits (kept only when ``namesEvents``).
     private var chunkAwaited: [Int] = []
-    /// Where the last append put the awaited events it stored, until the driver takes them.
-    private var awaitedPlacements: [AwaitedPlacement] = []
+    /// The events the appends stored, each with its batch and message id (kept only when ``namesEvents``), until
+    /// the driver takes them: the ids travel from the encoded event to the delivery reports, never read back.
+    private var placedEvents: [PlacedEvent] = []
     /// The events the stages dropped since the last ``takeStageDrops()``, by reason.
     private var stageDrops: [StageDrop] = []
     /// The message ids of the events the last append refused as oversize, and of those the last failure lost.
@@ -146,46 +147,74 @@ struct WriteStageBuffer {
     }
 
     /// The storage took the chunk but its refused suffix; returns the bytes it stored (the events it refused as
-    /// oversize are not among them: they were counted as dropped, not queued).
-    mutating func stored(_ report: BinobanStorageWriteReport) -> Int {
+    /// oversize are not among them: they were counted as dropped, not queued), in all and for each of the
+    /// report's placements.
+    mutating func stored(_ report: BinobanStorageWriteReport) -> (bytes: Int, placedBytes: [Int]) {
         let taken = chunk.count - report.refusedEvents
         let oversize = Self.largest(report.rejectedOversizeEvents, of: chunk.prefix(taken))
         let bytes = chunk.prefix(taken).reduce(0) { $0 + $1.count } - oversize.reduce(0) { $0 + chunk[$1].count }
+        let placedBytes = Self.bytes(of: report.placements, in: chunk.prefix(taken), skipping: oversize)
         if namesEvents {
             oversizeIDs = oversize.map { chunkIDs[$0] }
-            if !chunkAwaited.isEmpty { placeAwaited(taken: taken, oversize: oversize, report.placements) }
+            place(taken: taken, oversize: oversize, report.placements)
             chunkIDs.removeFirst(min(taken, chunkIDs.count))
         }
         chunk.removeFirst(taken)
-        return bytes
+        return (bytes, placedBytes)
     }
 
-    /// Notes which batch each awaited event of the stored prefix went to, from the storage's runs of stored
-    /// events (the oversize ones are not among them); the awaited events of the refused suffix stay.
-    private mutating func placeAwaited(taken: Int, oversize: [Int], _ placements: [BinobanBatchPlacement]) {
+    /// The bytes of each run of `placements` over the stored events of `events` (those at `skipping` were refused
+    /// as oversize); empty when the runs do not cover them.
+    static func bytes(
+        of placements: [BinobanBatchPlacement], in events: ArraySlice<Data>, skipping: [Int]
+    ) -> [Int] {
+        guard !placements.isEmpty else { return [] }
+        var result: [Int] = []
+        result.reserveCapacity(placements.count)
+        var skipped = skipping[...]
+        var index = events.startIndex
+        for placement in placements {
+            var bytes = 0
+            var count = 0
+            while count < placement.eventCount, index < events.endIndex {
+                if skipped.first == index {
+                    skipped.removeFirst()
+                } else {
+                    bytes += events[index].count
+                    count += 1
+                }
+                index += 1
+            }
+            guard count == placement.eventCount else { return [] }
+            result.append(bytes)
+        }
+        return result
+    }
+
+    /// Notes which batch each event of the stored prefix went to, with its message id, from the storage's runs of
+    /// stored events (the oversize ones are not among them); the events of the refused suffix stay.
+    private mutating func place(taken: Int, oversize: [Int], _ placements: [BinobanBatchPlacement]) {
         let skipped = Set(oversize)
         var runs = placements[...]
         var awaited = chunkAwaited[...]
         for position in 0..<taken where !skipped.contains(position) {
-            // The stored event at `position` is the next one of the first run left.
-            let batch = runs.first?.batch
-            if let first = runs.indices.first {
-                runs[first].eventCount -= 1
-                if runs[first].eventCount <= 0 { runs.removeFirst() }
-            }
-            guard awaited.first == position else { continue }
-            awaited.removeFirst()
-            // A storage that does not report placements leaves the event unplaced (see `placements`).
-            if let batch { awaitedPlacements.append(AwaitedPlacement(batch: batch, messageId: chunkIDs[position])) }
-            if awaited.isEmpty { break }
+            // The stored event at `position` is the next one of the first run left. A storage that does not report
+            // placements leaves it unplaced (see `placements`).
+            guard let first = runs.indices.first else { break }
+            let batch = runs[first].batch
+            runs[first].eventCount -= 1
+            if runs[first].eventCount <= 0 { runs.removeFirst() }
+            let isAwaited = awaited.first == position
+            if isAwaited { awaited.removeFirst() }
+            placedEvents.append(PlacedEvent(batch: batch, messageId: chunkIDs[position], isAwaited: isAwaited))
         }
         chunkAwaited = chunkAwaited.filter { $0 >= taken }.map { $0 - taken }
     }
 
-    /// Where the awaited events of the appends since the last call were stored.
-    mutating func takeAwaitedPlacements() -> [AwaitedPlacement] {
-        defer { awaitedPlacements = [] }
-        return awaitedPlacements
+    /// Where the events of the appends since the last call were stored, with their message ids.
+    mutating func takePlacedEvents() -> [PlacedEvent] {
+        defer { placedEvents = [] }
+        return placedEvents
     }
 
     /// The message ids of the events the intake dropped, oldest first, to keep its bound (drop-oldest) in the
@@ -213,9 +242,9 @@ struct WriteStageBuffer {
     ) -> PipelineInput<Instant> {
         switch result {
         case .success(let report):
-            let bytes = stored(report)
+            let (bytes, placedBytes) = stored(report)
             // A refused suffix is the machine's to hold or drop: it is not "more in the drain".
-            return .written(report, storedBytes: bytes, moreInDrain: hasMoreAfterChunk)
+            return .written(report, storedBytes: bytes, moreInDrain: hasMoreAfterChunk, placedBytes: placedBytes)
         case .failure(let failure):
             let lost = failed(storedBeforeFailure: failure.storedEventsBeforeFailure)
             return .writeFailed(lost: lost, moreInDrain: hasMore, message: "\(failure.error)")

@@ -10,6 +10,11 @@ private struct DropAll: BinobanEventStage {
     func process(_ event: inout BinobanEvent) -> BinobanStageDecision { .drop(reason: reason) }
 }
 
+/// Keeps every event as it is.
+private struct KeepAll: BinobanEventStage {
+    func process(_ event: inout BinobanEvent) -> BinobanStageDecision { .keep }
+}
+
 private let user = BinobanEventIdentity(userId: "user-1")
 
 private func fields(_ messageId: String) -> BinobanMessageFields { BinobanMessageFields(messageId: messageId) }
@@ -103,6 +108,17 @@ struct AwaitedDeliveryTests {
             }
             await assertEvictionIsNamed(harness.binoban)
         }
+    }
+
+    @Test("With a stage installed, an event the storage evicts before it is read returns .dropped(.storageEviction)")
+    func evictedWithAStage() async {
+        let limits = BinobanStorageLimits(maxBatchBytes: 2_000, maxFinishedBatches: 2, maxTotalBytes: 1_000_000)
+        let harness = PipelineHarness(limits: limits) {
+            $0.flushAt = 10_000
+            $0.transport = nil
+            $0.stages = [KeepAll()]
+        }
+        await assertEvictionIsNamed(harness.binoban)
     }
 
     /// The first awaited event (oldest batch) is evicted by the events after it; one awaited after an oversize

@@ -37,6 +37,14 @@ private final class SeenNames: BinobanEventStage {
     }
 }
 
+/// Adds a `campaign` member to the event's context, as a stage that tags events does.
+private struct TagCampaign: BinobanEventStage {
+    func process(_ event: inout BinobanEvent) -> BinobanStageDecision {
+        event.context["campaign"] = ["name": "spring"]
+        return .keep
+    }
+}
+
 @Suite("Before-send stages")
 struct BeforeSendStageTests {
     @Test("Stages run in order: a kept event reaches storage changed, a dropped one is counted by reason and reported")
@@ -99,6 +107,43 @@ struct BeforeSendStageTests {
         #expect(deliveries.deliveries.reduce(0) { $0 + $1.eventCount } == 40)
         let reported = Set(deliveries.deliveries.map(\.outcome))
         #expect(reported.count == BinobanStatistics.Drops.maxStageReasons)
+    }
+
+    @Test("A context member a stage adds to an instance call is merged over the instance's: device id and token stay")
+    func contextOfAnInstanceCall() async throws {
+        let harness = PipelineHarness { config in
+            config.contextProvider = FixedContextProvider(GoldenBatchTests.context)
+            config.stages = [TagCampaign()]
+        }
+        await harness.settle()
+        let binoban = harness.binoban
+        binoban.setDeviceToken(token: "push-token")
+        binoban.track(name: "mobile")
+        binoban.identify(userId: "user-1")
+        binoban.server.track(name: "server", as: BinobanEventIdentity(userId: "user-2"))
+        _ = await binoban.flushAndWait()
+        // The token's registration is an instance call too: `bb_notification_registered`, then the three calls.
+        let events = try ServerEventEncodingTests.uploaded(harness)
+        let names = events.map { $0["event"] ?? $0["type"] }
+        #expect(names == ["bb_notification_registered", "mobile", "identify", "server"])
+        let instanceDevice: JSONValue = [
+            "manufacturer": "Apple", "model": "iPhone15,2", "type": "ios", "id": .string(binoban.deviceId()),
+            "token": "push-token",
+        ]
+        for event in events.prefix(3) {
+            let context = event["context"]
+            #expect(context?["campaign"] == ["name": "spring"])
+            #expect(context?["device"] == instanceDevice)
+            #expect(context?["app"]?["name"] == "Demo")
+            #expect(context?["library"]?["name"] == "binoban-core-swift")
+        }
+        // A mobile identify without traits sends none, with the stage's context as without it.
+        #expect(events[2]["traits"] == nil)
+        #expect(events[2]["userId"] == "user-1")
+        // A server call never carries the instance's device id or token, with a stage as without.
+        #expect(events[3]["context"]?["campaign"] == ["name": "spring"])
+        #expect(events[3]["context"]?["device"] == ["manufacturer": "Apple", "model": "iPhone15,2", "type": "ios"])
+        _ = await binoban.shutdown(gracePeriod: .seconds(1))
     }
 
     @Test("With stages installed a deep queue stays structured: every event reaches the stage, none pre-encoded")

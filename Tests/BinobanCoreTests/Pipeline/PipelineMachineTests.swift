@@ -542,4 +542,61 @@ struct PipelineMachineTests {
         #expect(rig.feed(.removed(b2)) == [])
         #expect(rig.machine.statistics.queuedEvents == 0)
     }
+
+    @Test("A batch listed, uploaded and removed before the report of the append that filled it: the books close")
+    func lateAppendReportClosesTheBooks() {
+        var rig = MachineRig(flushAt: 100)
+        rig.startEmpty()
+        #expect(rig.feed(.intakeHasWork) == [.takeDrain])
+        var drain = PipelineDrain()
+        drain.eventCount = 5
+        drain.acceptedEvents = 5
+        #expect(rig.feed(.drained(drain)) == [.write(.refuse)])
+        // The append is in flight when the interval pass lists: a driver that ran storage calls side by side
+        // could list, upload and remove the batch the append filled before the append's report came back.
+        #expect(rig.at(3_600_000, .timerFired) == [.list(limit: 20)])
+        #expect(rig.feed(.listed([b2])) == [.read(b2)])
+        #expect(rig.readAndSend(b2, events: 5) == [.send(b2)])
+        #expect(rig.feed(.answered(b2, status: 200, retryAfter: nil, jitter: 0)) == [.remove(b2)])
+        _ = rig.feed(.removed(b2))
+        var report = BinobanStorageWriteReport(storedEvents: 5)
+        report.recordPlacement(of: 5, in: b2)
+        _ = rig.feed(.written(report, storedBytes: 50, moreInDrain: false, placedBytes: [50]))
+        let statistics = rig.machine.statistics
+        #expect(statistics.storedEvents == 5)
+        #expect(statistics.uploadedEvents == 5)
+        #expect(statistics.queuedEvents == 0)
+        #expect(statistics.queuedBytes == 0)
+        #expect(rig.machine.oldestQueuedAt == nil)
+    }
+
+    @Test("Batches a previous run left take nothing from this run's queued events when they leave, uploaded or evicted")
+    func previousRunBatchesAreNotThisRunsQueue() {
+        var rig = MachineRig(flushAt: 100)
+        // The startup pass finds a batch of 7 events a previous run left, and sends it.
+        #expect(rig.feed(.started) == [.list(limit: 20)])
+        #expect(rig.feed(.listed([b1])) == [.read(b1)])
+        #expect(rig.readAndSend(b1, events: 7) == [.send(b1)])
+        // Meanwhile this run stores 3 events in its own batch.
+        var first = BinobanStorageWriteReport(storedEvents: 3)
+        first.recordPlacement(of: 3, in: b2)
+        _ = rig.write(3, report: first)
+        #expect(rig.machine.statistics.queuedEvents == 3)
+        _ = rig.feed(.answered(b1, status: 200, retryAfter: nil, jitter: 0))
+        _ = rig.feed(.removed(b1))
+        #expect(rig.machine.statistics.uploadedEvents == 7)
+        #expect(rig.machine.statistics.queuedEvents == 3)
+        #expect(rig.machine.statistics.queuedBytes == 30)
+        // A later append evicts this run's batch (3 events) and another old one (4 events): 2 stay queued.
+        let b3 = BinobanBatchID(sequence: 3)
+        let old = BinobanBatchID(sequence: 0)
+        var second = BinobanStorageWriteReport(
+            storedEvents: 2, evictedBatches: 2, evictedEvents: 7, evictedBatchEvents: [old: 4, b2: 3])
+        second.recordPlacement(of: 2, in: b3)
+        _ = rig.write(2, report: second)
+        let statistics = rig.machine.statistics
+        #expect(statistics.dropped.storageEviction == 7)
+        #expect(statistics.queuedEvents == 2)
+        #expect(statistics.queuedBytes == 20)
+    }
 }
