@@ -754,7 +754,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
                 // Evicted while it was held: its events are gone, and counted now that it will not be delivered.
                 deliver(.dropped(.storageEviction), evicted, .batch(item.id), &actions)
                 actions.append(.forget(item.id))
-                countEviction(evicted, batches: [item.id], count: 1, delivered: true, &actions)
+                countEviction(evicted, batches: [(item.id, evicted)], count: 1, delivered: true, &actions)
             } else {
                 // A batch that failed before is told kept, with its last failure; one never sent just stays stored.
                 if let failure = item.lastFailure {
