@@ -20,61 +20,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         case stopped
     }
 
-    /// One batch of the current upload work.
-    struct UploadItem: Sendable, Equatable {
-        enum State: Sendable, Equatable {
-            /// Listed, not yet read.
-            case queued
-            /// Being read.
-            case reading
-            /// Read and held by the driver; sent when the backoff gate opens.
-            case ready
-            /// Sent; the answer is awaited.
-            case sending
-            /// Answered for good; being deleted.
-            case removing
-        }
-
-        var id: BinobanBatchID
-        var state: State = .queued
-        var eventCount = 0
-        var bytes = 0
-        var retries = 0
-        /// The backoff generation the last request of this batch was sent in.
-        var sentInGeneration = 0
-        /// The storage evicted this batch while it was being read or sent; its events are counted as evicted
-        /// only if it is not delivered.
-        var evictedEvents: Int?
-        /// Why its last request failed, if one did: told to the delivery observer if the batch is kept.
-        var lastFailure: BinobanUploadFailure?
-        /// Its events older than ``Configuration/maxEventAge`` when it was read: left out of its request, counted
-        /// when the batch leaves storage (a kept batch is read, and its events judged, again).
-        var expired: ExpiredRead?
-    }
-
-    /// One upload pass: list at most `maxFilesPerFlush` batches and settle each one.
-    struct Pass: Sendable, Equatable {
-        /// An awaited flush: passes repeat while a full pass succeeded.
-        var exhaustive: Bool
-        /// Callers resolved when the pass ends.
-        var waiters: [UInt64]
-        /// The listing is still to be asked for (it waits for the backoff gate, so the open batch keeps
-        /// growing while uploads back off).
-        var needsListing = true
-        /// The last listing returned as many batches as were asked for: more may be waiting.
-        var listedFull = false
-        /// A batch was kept after its retries (or unreadable): the pass sends nothing more.
-        var kept = false
-        /// A batch left storage during the pass (delivered or rejected): uploads are making progress.
-        var progressed = false
-        /// The last listing found only batches already in the work (all of the first ones are in flight): listing
-        /// ahead again would find the same until one of them leaves the work. With storage answering at once
-        /// (the loop calls it inline), listing ahead would otherwise repeat without end.
-        var listedOnlyKnown = false
-    }
-
     /// The machine's life; ``phase`` is its public face.
-    private enum Life: Sendable, Equatable {
+    enum Life: Sendable, Equatable {
         /// Waiting for the storage to open; `stopAt` is the deadline of a shutdown that already arrived.
         case created(stopAt: Instant?)
         case running
@@ -83,13 +30,13 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     }
 
     let rules: PipelineRules
-    private var life: Life = .created(stopAt: nil)
-    private(set) var settings: EventIntake.Settings
-    private(set) var statistics = BinobanStatistics()
+    var life: Life = .created(stopAt: nil)
+    var settings: EventIntake.Settings
+    var statistics = BinobanStatistics()
     /// When the queued events were stored: ``oldestQueuedAt`` is the first.
-    private var backlog = BacklogAges<Instant>()
+    var backlog = BacklogAges<Instant>()
     /// This run's events in storage, by batch: the source of the queued counts.
-    private var ledger = QueueLedger()
+    var ledger = QueueLedger()
     /// When the oldest event counted in ``BinobanStatistics/queuedEvents`` was stored (events a previous run left
     /// are not counted).
     var oldestQueuedAt: Instant? { backlog.oldest }
@@ -107,31 +54,24 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     // Write stage.
     /// The intake signalled work that was not taken yet.
-    private var intakePending = false
+    var intakePending = false
     /// The intake signalled since the write was held: its settings may have changed (a pause or a resume), and
     /// a held write does not take the intake's events.
-    private var settingsMayHaveChanged = false
-    private var intakeClosed = false
+    var settingsMayHaveChanged = false
+    var intakeClosed = false
     /// A pass that lists after a refusal is always requested, so something frees room or ends a hold
     /// (``holdRefused(_:)``).
-    private(set) var writeStage: WriteStage = .idle
-    private var storedSinceFlush = 0
+    var writeStage: WriteStage = .idle
+    var storedSinceFlush = 0
 
-    private(set) var identity: IdentitySaving = .idle
+    var identity: IdentitySaving = .idle
     /// Purges of the backlog asked for and running.
-    private var purges = PurgeRequests()
+    var purges = PurgeRequests()
 
     // Uploads.
-    /// The upload passes: none, or the running one with at most one follow-up merged from later requests (a
-    /// follow-up without a running pass cannot be written down).
-    enum Passes: Sendable, Equatable {
-        case none
-        case running(Pass, followUp: Pass?)
-    }
-
-    private(set) var passes: Passes = .none
+    var passes: Passes = .none
     /// The running pass; setting it keeps the follow-up, and setting `nil` ends both.
-    private var pass: Pass? {
+    var pass: Pass? {
         get {
             guard case .running(let current, _) = passes else { return nil }
             return current
@@ -144,25 +84,25 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             passes = .running(newValue, followUp: followUp)
         }
     }
-    private var followUp: Pass? {
+    var followUp: Pass? {
         guard case .running(_, let followUp) = passes else { return nil }
         return followUp
     }
-    private var listing = false
+    var listing = false
     /// Whether finished events are named (``PipelineAction/deliver(_:)``): with a delivery observer from the start,
     /// otherwise from the first drain that brings an event a caller awaits.
-    private var namesEvents: Bool
-    private(set) var work: [UploadItem] = []
-    private(set) var gate = UploadGate<Instant>()
+    var namesEvents: Bool
+    var work: [UploadItem] = []
+    var gate = UploadGate<Instant>()
     /// No request starts before this instant: the later of the backoff and the server's `Retry-After`.
     var gateUntil: Instant? { gate.until }
     /// Transient failures since the last answered request that was final; grows across passes.
     var failureStreak: Int { gate.streak }
     /// What each awaited flush returns.
-    private var flushResults = FlushResults()
-    private(set) var intervalDeadline: Instant?
+    var flushResults = FlushResults()
+    var intervalDeadline: Instant?
     /// When the error reporter's pending summaries are due; the shutdown delivers what is left.
-    private(set) var summaryDeadline: Instant?
+    var summaryDeadline: Instant?
 
     init(rules: PipelineRules, settings: EventIntake.Settings) {
         self.rules = rules
@@ -309,521 +249,15 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         return actions
     }
 
-    private mutating func stop(deadline: Instant, at now: Instant, _ actions: inout [PipelineAction]) {
+    mutating func stop(deadline: Instant, at now: Instant, _ actions: inout [PipelineAction]) {
         life = .stopping(deadline: deadline, deadlinePassed: false)
         intervalDeadline = nil
         timerFired(at: now, &actions)
     }
 
-    // MARK: Write stage
-
-    private mutating func apply(_ drain: PipelineDrain, at now: Instant, _ actions: inout [PipelineAction]) {
-        if drain.awaitedEvents > 0, !namesEvents {
-            // Before this drain's events are encoded, so that the awaited ones are named from here on.
-            namesEvents = true
-            actions.append(.nameEvents)
-        }
-        statistics.acceptedEvents += drain.acceptedEvents
-        drop(
-            drain.overflowDrops, \.writeStageOverflow, .writeStageOverflow, "because the write stage was full",
-            (.writeStageOverflow, .overflowed), &actions)
-        drop(
-            drain.pausedDrops, \.paused, .pausedDrop, "because they were tracked while the instance was paused",
-            (.paused, .unnamed), &actions)
-        if let changed = drain.identity { identity.changed(to: changed) }
-        if let new = drain.settings {
-            applySettings(new, pausedSinceLastDrain: drain.pausedSinceLastDrain, at: now, &actions)
-        }
-        intakeClosed = intakeClosed || drain.closed
-        // A drain answers a `takeDrain`, asked only while no drain is held.
-        let earlier = writeStage.tickets
-        if drain.eventCount > 0 {
-            writeStage = .draining(tickets: earlier + drain.tickets)
-        } else {
-            writeStage = .idle
-            honour(earlier + drain.tickets, &actions)
-        }
-    }
-
-    /// Applies a settings change taken from the intake (with a drain, or alone while a write is held).
-    private mutating func applySettings(
-        _ new: EventIntake.Settings, pausedSinceLastDrain: Bool, at now: Instant, _ actions: inout [PipelineAction]
-    ) {
-        if pausedSinceLastDrain, new.enabled, settings.enabled {
-            // Paused and resumed between two takes: the resume still uploads.
-            change(
-                to: EventIntake.Settings(enabled: false, flushAt: new.flushAt, flushInterval: new.flushInterval),
-                at: now, &actions)
-        }
-        change(to: new, at: now, &actions)
-    }
-
-    /// Room may have been freed: a held suffix is written again.
-    private mutating func endHold() {
-        if case .holding(let tickets) = writeStage { writeStage = .draining(tickets: tickets) }
-    }
-
-    private mutating func recordWrite(
-        _ report: BinobanStorageWriteReport, storedBytes: Int, placedBytes: [Int], moreInDrain: Bool,
-        _ actions: inout [PipelineAction]
-    ) {
-        // The driver answers each write once, so the stage is `writing` here; its tickets are the drain's.
-        let tickets = writeStage.tickets
-        writeStage = moreInDrain ? .draining(tickets: tickets) : .idle
-        statistics.storedEvents += report.storedEvents
-        dequeue(ledger.stored(report, bytes: storedBytes, placedBytes: placedBytes))
-        drop(
-            report.rejectedOversizeEvents, \.oversize, .oversizeEvent,
-            "because each encoded to the event size limit or more", (.oversize, .oversize), &actions)
-        recordEvictions(report, &actions)
-        if report.refusedEvents > 0 {
-            if holdsWhenFull {
-                holdRefused(tickets, &actions)
-            } else {
-                refuse(report.refusedEvents, &actions)
-            }
-        }
-        if settings.enabled, report.storedEvents > 0 {
-            storedSinceFlush += report.storedEvents
-            if storedSinceFlush >= settings.flushAt {
-                storedSinceFlush = 0
-                request(exhaustive: false, waiters: [], &actions)
-            }
-        }
-        if writeStage == .idle { honour(tickets, &actions) }
-    }
-
-    /// Holds the refused suffix until room may have been freed, and asks for a pass that lists after this
-    /// refusal: the running pass may have listed before the storage filled (or its listing's close may evict
-    /// the very batch that filled it), and once it ends nothing would free room, so the held events and every
-    /// flush behind them would wait forever. Flushes behind the hold that no upload can serve now (paused, no
-    /// transport) are resolved at once.
-    private mutating func holdRefused(_ tickets: [EventIntake.FlushTicket], _ actions: inout [PipelineAction]) {
-        writeStage = .holding(tickets: tickets)
-        serveHold(&actions)
-    }
-
-    /// Makes sure a pass lists after now, so the hold ends (room freed) or its flushes are told why not.
-    private mutating func serveHold(_ actions: inout [PipelineAction]) {
-        if pass == nil || pass?.needsListing == false { request(exhaustive: false, waiters: [], &actions) }
-        if !settings.enabled {
-            resolveTicketsBehindHold(.paused, &actions)
-        } else if !rules.hasTransport {
-            resolveTicketsBehindHold(.keptForRetry, &actions)
-        }
-    }
-
-    /// Resolves the awaited flushes waiting for a held write with `outcome`: their events are kept in the write
-    /// stage (written once room is freed) and no upload can make room now.
-    private mutating func resolveTicketsBehindHold(
-        _ outcome: BinobanFlushResult.Outcome, _ actions: inout [PipelineAction]
-    ) {
-        guard case .holding(let tickets) = writeStage, !tickets.isEmpty else { return }
-        let base = BinobanFlushResult(outcome: outcome)
-        for waiter in tickets.compactMap(\.waiterID) {
-            actions.append(.resume(waiter, result(for: waiter, base: base)))
-        }
-        writeStage = .holding(tickets: [])
-    }
-
-    /// Counts and drops the refused suffix of the current chunk.
-    private mutating func refuse(_ count: Int, _ actions: inout [PipelineAction]) {
-        // Before the discard: the driver names the refused events from the suffix it is about to drop.
-        deliver(.dropped(.storageFull), count, .refused, &actions)
-        actions.append(.discardRefused)
-        drop(count, \.storageFull, .storageFull, "because the storage is full", nil, &actions)
-    }
-
-    /// Counts `count` dropped events under `counter` and reports them, with their number, as `kind`.
-    private mutating func drop(
-        _ count: Int, _ counter: WritableKeyPath<BinobanStatistics.Drops, Int>, _ kind: BinobanError.Kind,
-        _ reason: String, _ delivery: (BinobanDropReason, DeliveryNotice.Events)?, _ actions: inout [PipelineAction]
-    ) {
-        guard count > 0 else { return }
-        statistics.dropped[keyPath: counter] += count
-        actions.append(.report(kind, "\(count) events were dropped \(reason)", eventCount: count))
-        if let delivery { deliver(.dropped(delivery.0), count, delivery.1, &actions) }
-    }
-
-    /// Tells the delivery observer that `count` events finished with `outcome`, when one listens.
-    private func deliver(
-        _ outcome: BinobanDeliveryOutcome, _ count: Int, _ events: DeliveryNotice.Events,
-        _ actions: inout [PipelineAction]
-    ) {
-        guard namesEvents, count > 0 else { return }
-        actions.append(.deliver(DeliveryNotice(outcome: outcome, eventCount: count, events: events)))
-    }
-
-    /// Events earlier runs left, which the storage found (at open, or when it took its directory over), join the
-    /// queue (Docs/Decisions/0257).
-    private mutating func found(events: Int, bytes: Int, at now: Instant) {
-        guard events > 0 else { return }
-        statistics.recoveredEvents += events
-        ledger.recovered(events: events, bytes: bytes)
-        statistics.queuedEvents = ledger.queued.events
-        statistics.queuedBytes = ledger.queued.bytes
-        backlog.stored(events, at: now)
-    }
-
-    /// Stored events the storage lost (their files removed) count as storage failures; a lost batch being
-    /// uploaded is counted only if it is not delivered, like an evicted one (Docs/Decisions/0256).
-    private mutating func recordLosses(_ report: BinobanStorageWriteReport, _ actions: inout [PipelineAction]) {
-        var lost = 0
-        var lostIDs: [BinobanBatchID] = []
-        for (id, events) in report.lostBatchEvents.sorted(by: { $0.key < $1.key }) {
-            if let index = work.firstIndex(where: { $0.id == id }), work[index].state != .queued {
-                work[index].evictedEvents = events
-                continue
-            }
-            work.removeAll { $0.id == id }
-            lost += events
-            lostIDs.append(id)
-        }
-        guard lost > 0 else { return }
-        statistics.dropped.storageFailure += lost
-        deliver(.dropped(.storageFailure), lost, .evicted(lostIDs), &actions)
-        for id in lostIDs { dequeue(ledger.left(id, events: report.lostBatchEvents[id] ?? 0)) }
-        actions.append(
-            .report(
-                .storage, "\(lost) stored events were lost: their batch files were removed before they were uploaded",
-                eventCount: lost))
-    }
-
-    /// Evicted batches that are being uploaded are counted only if they are not delivered.
-    private mutating func recordEvictions(_ report: BinobanStorageWriteReport, _ actions: inout [PipelineAction]) {
-        recordLosses(report, &actions)
-        guard report.evictedBatches > 0 else { return }
-        var immediateEvents = report.evictedEvents
-        var immediateBatches = report.evictedBatches
-        var immediate: [(BinobanBatchID, Int)] = []
-        for (id, events) in report.evictedBatchEvents.sorted(by: { $0.key < $1.key }) {
-            guard let index = work.firstIndex(where: { $0.id == id }) else {
-                immediate.append((id, events))
-                continue
-            }
-            if work[index].state == .queued {
-                work.remove(at: index)
-                immediate.append((id, events))
-            } else {
-                work[index].evictedEvents = events
-                immediateEvents -= events
-                immediateBatches -= 1
-            }
-        }
-        countEviction(immediateEvents, batches: immediate, count: immediateBatches, &actions)
-    }
-
-    /// Counts evicted events. `batches` are the evicted batches the storage named, with their events (the awaited
-    /// events among them are known by batch; the rest of `events` were in batches it did not name), `count` how
-    /// many batches there were; `delivered`: the observer was told already (from the evicted batch the driver held).
-    private mutating func countEviction(
-        _ events: Int, batches: [(BinobanBatchID, Int)], count: Int, delivered: Bool = false,
-        _ actions: inout [PipelineAction]
-    ) {
-        guard events > 0 || count > 0 else { return }
-        statistics.dropped.storageEviction += events
-        if !delivered { deliver(.dropped(.storageEviction), events, .evicted(batches.map(\.0)), &actions) }
-        for (id, batchEvents) in batches { dequeue(ledger.left(id, events: batchEvents)) }
-        let unnamed = events - batches.reduce(0) { $0 + $1.1 }
-        if unnamed > 0 { dequeue(ledger.leftUnnamed(events: unnamed)) }
-        actions.append(
-            .report(
-                .storageEviction,
-                "\(count) stored batches (\(events) events) were dropped to respect the storage caps (oldest first)",
-                eventCount: events))
-    }
-
-    /// Takes the queue depth from the ledger after this run's `share` of a batch (or of an append's events
-    /// placed in a batch that had left) left storage.
-    private mutating func dequeue(_ share: QueueLedger.Share) {
-        statistics.queuedEvents = ledger.queued.events
-        statistics.queuedBytes = ledger.queued.bytes
-        if statistics.queuedEvents == 0 { backlog.clear() } else { backlog.left(share.events) }
-    }
-
-    // MARK: Settings and flush requests
-
-    private mutating func change(to new: EventIntake.Settings, at now: Instant, _ actions: inout [PipelineAction]) {
-        let old = settings
-        settings = new
-        guard life == .running else { return }
-        if !new.enabled {
-            guard old.enabled else { return }
-            intervalDeadline = nil
-            abandonPasses(.paused, &actions)
-            resolveTicketsBehindHold(.paused, &actions)
-            work.removeAll { $0.state == .queued }
-            return
-        }
-        if !old.enabled {
-            storedSinceFlush = 0
-            request(exhaustive: false, waiters: [], &actions)
-            intervalDeadline = now.advanced(by: new.flushInterval)
-            return
-        }
-        if storedSinceFlush >= new.flushAt {
-            storedSinceFlush = 0
-            request(exhaustive: false, waiters: [], &actions)
-        }
-        if new.flushInterval != old.flushInterval { intervalDeadline = now.advanced(by: new.flushInterval) }
-    }
-
-    private mutating func honour(_ tickets: [EventIntake.FlushTicket], _ actions: inout [PipelineAction]) {
-        guard !tickets.isEmpty else { return }
-        storedSinceFlush = 0
-        let waiters = tickets.compactMap(\.waiterID)
-        request(exhaustive: !waiters.isEmpty, waiters: waiters, &actions)
-    }
-
-    /// Starts a pass, or merges into the running pass's single follow-up.
-    private mutating func request(exhaustive: Bool, waiters: [UInt64], _ actions: inout [PipelineAction]) {
-        guard settings.enabled else {
-            for waiter in waiters {
-                actions.append(.resume(waiter, result(for: waiter, base: .init(outcome: .paused))))
-            }
-            return
-        }
-        guard rules.hasTransport else {
-            actions.append(.report(.transportMissing, MissingEventTransport().description, eventCount: 0))
-            for waiter in waiters {
-                actions.append(.resume(waiter, result(for: waiter, base: .init(outcome: .keptForRetry))))
-            }
-            return
-        }
-        for waiter in waiters { flushResults.register(waiter, at: statistics) }
-        switch passes {
-        case .none:
-            passes = .running(Pass(exhaustive: exhaustive, waiters: waiters), followUp: nil)
-        case .running(let current, let followUp):
-            var merged = followUp ?? Pass(exhaustive: false, waiters: [])
-            merged.exhaustive = merged.exhaustive || exhaustive
-            merged.waiters += waiters
-            passes = .running(current, followUp: merged)
-        }
-    }
-
-    /// An awaited flush's result (``FlushResults``).
-    private mutating func result(for waiter: UInt64, base: BinobanFlushResult) -> BinobanFlushResult {
-        flushResults.result(for: waiter, base: base, at: statistics)
-    }
-
-    // MARK: Uploads
-
-    /// A batch was read: it waits for the gate to be sent, unless its pass kept a batch meanwhile (the pass sends
-    /// nothing more: it is kept unsent) or every event of it expired (nothing to send: it leaves storage).
-    private mutating func batchRead(
-        _ id: BinobanBatchID, eventCount: Int, bytes: Int, _ actions: inout [PipelineAction]
-    ) {
-        update(id) { item in
-            item.state = .ready
-            item.eventCount = eventCount
-            item.bytes = bytes
-        }
-        if pass?.kept == true {
-            stopPass(&actions)
-        } else if eventCount == 0, work.contains(where: { $0.id == id && $0.expired != nil }) {
-            pass?.progressed = true
-            dropExpired(id, &actions)
-            settle(id, &actions)
-        }
-    }
-
-    /// Counts the expired events of a batch that is done with, before its other events are reported, so the
-    /// reports name each event once.
-    private mutating func dropExpired(_ id: BinobanBatchID, _ actions: inout [PipelineAction]) {
-        guard let expired = work.first(where: { $0.id == id })?.expired, expired.count > 0 else { return }
-        drop(
-            expired.count, \.expired, .expiredEvent, "because they were older than maxEventAge when read for upload",
-            (.expired, .expired(id, expired.messageIds)), &actions)
-    }
-
-    /// Lowers the queue by the whole batch (its sent and its expired events) as it leaves storage.
-    private mutating func leaveStorage(_ item: UploadItem) {
-        dequeue(ledger.left(item.id, events: item.eventCount + (item.expired?.count ?? 0)))
-    }
-
-    /// A batch is done with (answered for good, or every event expired): its events leave the queue, and it is
-    /// deleted from storage, or let go when its eviction already deleted it.
-    private mutating func settle(_ id: BinobanBatchID, _ actions: inout [PipelineAction]) {
-        guard let index = work.firstIndex(where: { $0.id == id }) else { return }
-        let item = work[index]
-        leaveStorage(item)
-        if item.evictedEvents != nil {
-            // Already gone from storage (its eviction freed room, and was left to this outcome to count).
-            endHold()
-            _ = take(id)
-            actions.append(.forget(id))
-        } else {
-            work[index].state = .removing
-            actions.append(.remove(id))
-        }
-    }
-
-    private mutating func answered(
-        _ id: BinobanBatchID, status: Int, retryAfter: Duration?, jitter: Double, at now: Instant,
-        _ actions: inout [PipelineAction]
-    ) {
-        guard let item = work.first(where: { $0.id == id }) else { return }
-        let verdict = Self.verdict(forStatus: status)
-        if verdict != .transient { dropExpired(id, &actions) }
-        switch verdict {
-        case .accepted:
-            statistics.requests.accepted += 1
-            gate.answeredFinally()
-            statistics.uploadedBatches += 1
-            statistics.uploadedEvents += item.eventCount
-            deliver(.uploaded, item.eventCount, .batch(id), &actions)
-        case .rejected:
-            statistics.requests.rejected += 1
-            gate.answeredFinally()
-            statistics.dropped.rejected += item.eventCount
-            deliver(.rejected(status: status), item.eventCount, .batch(id), &actions)
-            actions.append(
-                .report(
-                    .batchRejected,
-                    "the server rejected \(id) (\(item.eventCount) events) with status \(status); it was dropped",
-                    eventCount: item.eventCount))
-        case .transient:
-            statistics.requests.transientFailures += 1
-            failed(id, .status(status), retryAfter: retryAfter, jitter: jitter, at: now, &actions)
-            return
-        }
-        pass?.progressed = true
-        settle(id, &actions)
-    }
-
-    private mutating func failed(
-        _ id: BinobanBatchID, _ failure: BinobanUploadFailure, retryAfter: Duration?, jitter: Double, at now: Instant,
-        _ actions: inout [PipelineAction]
-    ) {
-        statistics.retryWaits += 1
-        let item = work.first { $0.id == id }
-        // The batch's own next retry, or nil when this failure ends the pass (used up, or the pass already kept
-        // a batch: the ingest counts as down, so the rest of the pass is kept without more attempts).
-        let retry = item.map { $0.retries + 1 }.flatMap { $0 > rules.maxRetries || pass?.kept == true ? nil : $0 }
-        let sentIn = item?.sentInGeneration ?? gate.generation
-        gate.failed(sentIn: sentIn, retry: retry, retryAfter: retryAfter, jitter: jitter, at: now, rules: rules)
-        guard let index = work.firstIndex(where: { $0.id == id }) else { return }
-        if let evicted = work[index].evictedEvents {
-            endHold()
-            _ = take(id)
-            deliver(.dropped(.storageEviction), evicted, .batch(id), &actions)
-            actions.append(.forget(id))
-            countEviction(evicted, batches: [(id, evicted)], count: 1, delivered: true, &actions)
-            return
-        }
-        work[index].retries += 1
-        work[index].lastFailure = failure
-        guard retry == nil else {
-            work[index].state = .ready
-            if case .noAnswer(let transportFailure) = failure {
-                actions.append(
-                    .reportNoAnswer("\(id) got no answer (\(transportFailure)); it will be retried", transportFailure))
-            }
-            return
-        }
-        let usedUp = work[index].retries > rules.maxRetries
-        deliver(.keptForRetry(failure), work[index].eventCount, .batch(id), &actions)
-        _ = take(id)
-        actions.append(.forget(id))
-        guard usedUp else {
-            // Kept because its pass had already kept a batch, whose report speaks for a status; a request without
-            // an answer still says why.
-            if case .noAnswer(let transportFailure) = failure {
-                actions.append(
-                    .reportNoAnswer(
-                        "\(id) got no answer (\(transportFailure)); it is kept for a later flush", transportFailure))
-            }
-            return
-        }
-        stopPass(&actions)
-        let message = "\(id) still failed (\(failure)) after \(rules.maxRetries) retries; it is kept for a later flush"
-        if case .noAnswer(let transportFailure) = failure {
-            actions.append(.reportNoAnswer(message, transportFailure))
-        } else {
-            actions.append(.report(.uploadFailed, message, eventCount: 0))
-        }
-    }
-
-    /// A kept or unreadable batch ends the pass: nothing more is sent (the rest would most likely fail too).
-    /// Batches read and waiting to be sent are kept at once; a request in flight is kept when it fails.
-    private mutating func stopPass(_ actions: inout [PipelineAction]) {
-        pass?.kept = true
-        for item in work where item.state == .ready {
-            if let evicted = item.evictedEvents {
-                // Evicted while it was held: its events are gone, and counted now that it will not be delivered.
-                deliver(.dropped(.storageEviction), evicted, .batch(item.id), &actions)
-                actions.append(.forget(item.id))
-                countEviction(evicted, batches: [(item.id, evicted)], count: 1, delivered: true, &actions)
-            } else {
-                // A batch that failed before is told kept, with its last failure; one never sent just stays stored.
-                if let failure = item.lastFailure {
-                    deliver(.keptForRetry(failure), item.eventCount, .batch(item.id), &actions)
-                }
-                actions.append(.forget(item.id))
-            }
-        }
-        work.removeAll { $0.state == .queued || $0.state == .ready }
-    }
-
-    /// Removes an item from the work, returning it.
-    private mutating func take(_ id: BinobanBatchID) -> UploadItem? {
-        guard let index = work.firstIndex(where: { $0.id == id }) else { return nil }
-        pass?.listedOnlyKnown = false
-        return work.remove(at: index)
-    }
-
-    private mutating func update(_ id: BinobanBatchID, _ change: (inout UploadItem) -> Void) {
-        guard let index = work.firstIndex(where: { $0.id == id }) else { return }
-        change(&work[index])
-    }
-
-    /// 2xx accepted; 4xx other than 429 rejected; 429, 5xx, 3xx and anything else transient.
-    static func verdict(forStatus status: Int) -> Verdict {
-        switch status {
-        case 200..<300: return .accepted
-        case 429: return .transient
-        case 400..<500: return .rejected
-        default: return .transient
-        }
-    }
-
-    /// What an answer means for its batch.
-    enum Verdict: Sendable, Equatable {
-        case accepted
-        case rejected
-        case transient
-    }
-
-    // MARK: Purging the backlog
-
-    /// Starts the purge asked for, unless one runs: batches being read, sent or deleted stay (their outcome is
-    /// on its way); batches only listed leave the work, as the purge deletes them.
-    private mutating func startPurge(_ actions: inout [PipelineAction]) {
-        guard purges.start() else { return }
-        work.removeAll { $0.state == .queued }
-        actions.append(.purge(excluding: Set(work.map(\.id)), namesEvents: namesEvents))
-    }
-
-    private mutating func purged(_ report: PurgeReport, _ actions: inout [PipelineAction]) {
-        recordEvictions(report.closed, &actions)
-        statistics.dropped.purged += report.events
-        deliver(
-            .dropped(.purged), report.events,
-            .purged(report.removed.keys.sorted(), readBack: report.readBackIds), &actions)
-        for (id, events) in report.removed { dequeue(ledger.left(id, events: events)) }
-        // Room was freed: a held write goes again.
-        if report.batches > 0 || report.closed.evictedBatches > 0 { endHold() }
-        if let failure = report.failure {
-            actions.append(.report(.storage, "the backlog could not be purged in full: \(failure)", eventCount: 0))
-        }
-        let result = BinobanPurgeResult(purgedEvents: report.events, purgedBatches: report.batches)
-        actions.append(.resumePurges(purges.finished(), result))
-    }
-
     // MARK: Timers and shutdown
 
-    private var stopDeadlinePassed: Bool {
+    var stopDeadlinePassed: Bool {
         if case .stopping(_, true) = life { return true }
         return false
     }
@@ -832,7 +266,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     /// ``BinobanBackpressure/dropOldest``, written again evicting the oldest batches). A burst is not an outage:
     /// while uploads work, even ``BinobanBackpressure/dropOldest`` waits for them, and evicts only while they
     /// fail, are impossible (paused, no transport), or the shutdown deadline passed.
-    private var holdsWhenFull: Bool {
+    var holdsWhenFull: Bool {
         guard !stopDeadlinePassed else { return false }
         switch rules.backpressure {
         case .wait: return true
@@ -842,11 +276,11 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     }
 
     /// Whether anything waits for the backoff gate to open.
-    private var waitsOnGate: Bool {
+    var waitsOnGate: Bool {
         pass?.needsListing == true || work.contains { $0.state == .queued || $0.state == .ready }
     }
 
-    private mutating func timerFired(at now: Instant, _ actions: inout [PipelineAction]) {
+    mutating func timerFired(at now: Instant, _ actions: inout [PipelineAction]) {
         if let due = summaryDeadline, now >= due {
             summaryDeadline = nil
             actions.append(.deliverSummaries)
@@ -869,7 +303,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     /// Issues what can start now: the next write, an identity save, a listing, reads and sends; and finishes a
     /// pass or the shutdown when everything settled.
-    private mutating func pump(at now: Instant, _ actions: inout [PipelineAction]) {
+    mutating func pump(at now: Instant, _ actions: inout [PipelineAction]) {
         switch life {
         case .created, .stopped: return
         case .running, .stopping: break
@@ -898,91 +332,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         finishIfDone(&actions)
     }
 
-    private mutating func pumpUploads(at now: Instant, _ actions: inout [PipelineAction]) {
-        guard settings.enabled, !stopDeadlinePassed else { return }
-        if gate.isOpen(at: now) {
-            for index in work.indices where work[index].state == .ready {
-                if work[index].retries > 0 { statistics.retriedRequests += 1 }
-                work[index].state = .sending
-                work[index].sentInGeneration = gate.generation
-                actions.append(.send(work[index].id))
-            }
-            if var current = pass, current.needsListing, !listing, !current.kept {
-                current.needsListing = false
-                pass = current
-                listing = true
-                actions.append(.list(limit: rules.maxFilesPerFlush))
-            }
-            var busy = work.count(where: { $0.state != .queued })
-            for index in work.indices where work[index].state == .queued && busy < rules.maxConcurrentUploads {
-                work[index].state = .reading
-                busy += 1
-                actions.append(.read(work[index].id))
-            }
-            listAheadOfSlowRequests(&actions)
-        } else {
-            releaseFlushesBehindClosedGate(at: now, &actions)
-        }
-        guard var current = pass, !listing, !current.needsListing, work.isEmpty else { return }
-        if current.exhaustive, !current.kept, current.listedFull {
-            current.needsListing = true
-            current.listedFull = false
-            pass = current
-            pumpUploads(at: now, &actions)
-            return
-        }
-        let outcome = BinobanFlushResult(outcome: current.kept ? .keptForRetry : .completed)
-        for waiter in current.waiters { actions.append(.resume(waiter, result(for: waiter, base: outcome))) }
-        // A batch was kept: uploads cannot free room now, so flushes behind a held write end as kept too.
-        if current.kept { resolveTicketsBehindHold(.keptForRetry, &actions) }
-        // The follow-up, if any, becomes the running pass.
-        passes = followUp.map { .running($0, followUp: nil) } ?? .none
-        // The count rule holds for what is already stored too: a backlog of flushAt events or more keeps
-        // uploading while uploads make progress, instead of waiting for the next trigger.
-        if pass == nil, current.progressed, !current.kept, statistics.queuedEvents >= settings.flushAt {
-            pass = Pass(exhaustive: false, waiters: [])
-        }
-        if pass != nil { pumpUploads(at: now, &actions) }
-    }
-
-    /// Ends the awaited flushes that wait for a gate held until later than ``PipelineRules/awaitedFlushGateLimit``
-    /// from now (a long `Retry-After`, or a backoff above the limit): they resolve as kept for retry, and the
-    /// passes go on without them, sending when the gate opens. Both holds only ever move later, but a final
-    /// answer ends a backoff early, so the check is made each time the pump finds the gate closed.
-    private mutating func releaseFlushesBehindClosedGate(at now: Instant, _ actions: inout [PipelineAction]) {
-        guard let until = gate.until, now.duration(to: until) > rules.awaitedFlushGateLimit, waitsOnGate,
-            case .running(var current, var followUp) = passes
-        else { return }
-        let base = BinobanFlushResult(outcome: .keptForRetry)
-        for waiter in current.waiters + (followUp?.waiters ?? []) {
-            actions.append(.resume(waiter, result(for: waiter, base: base)))
-        }
-        current.waiters = []
-        followUp?.waiters = []
-        passes = .running(current, followUp: followUp)
-        // Flushes behind a held write wait for room that only an upload can free.
-        resolveTicketsBehindHold(.keptForRetry, &actions)
-    }
-
-    /// When everything listed has been sent but some requests are still out and storage holds more, lists the
-    /// next batches now instead of when the slowest request ends: a request that gets no answer is held until the
-    /// transport's timeout (30 s by default), and the pass would list nothing meanwhile, leaving the other
-    /// request slots idle (seen in a hostile-ingest trace). Batches already in the work are not listed twice.
-    private mutating func listAheadOfSlowRequests(_ actions: inout [PipelineAction]) {
-        guard var current = pass, !listing, !current.needsListing, !current.kept, current.listedFull,
-            !current.listedOnlyKnown
-        else { return }
-        let sending = work.count(where: { $0.state == .sending })
-        guard sending > 0, sending < rules.maxConcurrentUploads,
-            !work.contains(where: { $0.state == .queued || $0.state == .reading || $0.state == .ready })
-        else { return }
-        current.listedFull = false
-        pass = current
-        listing = true
-        actions.append(.list(limit: rules.maxFilesPerFlush))
-    }
-
-    private mutating func finishIfDone(_ actions: inout [PipelineAction]) {
+    mutating func finishIfDone(_ actions: inout [PipelineAction]) {
         guard case .stopping(_, let deadlinePassed) = life else { return }
         let uploadsDone = passes == .none || deadlinePassed
         guard intakeClosed, !intakePending, writeStage == .idle, identity == .idle, !purges.isRunning,
@@ -998,7 +348,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     }
 
     /// Ends the running pass and its follow-up, resolving their waiters with `outcome`.
-    private mutating func abandonPasses(_ outcome: BinobanFlushResult.Outcome, _ actions: inout [PipelineAction]) {
+    mutating func abandonPasses(_ outcome: BinobanFlushResult.Outcome, _ actions: inout [PipelineAction]) {
         let base = BinobanFlushResult(outcome: outcome)
         for waiter in (pass?.waiters ?? []) + (followUp?.waiters ?? []) {
             actions.append(.resume(waiter, result(for: waiter, base: base)))

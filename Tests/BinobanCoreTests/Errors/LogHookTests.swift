@@ -51,8 +51,8 @@ struct LogHookTests {
         let records = logs.records.filter { $0.level != .debug }
         let files = Dictionary(records.map { ($0.metadata["kind"] ?? "", $0.file) }, uniquingKeysWith: { a, _ in a })
         #expect(files["propertyConversion"] == "BinobanCore/Binoban.swift")
-        #expect(files["pausedDrop"] == "BinobanCore/PipelineMachine.swift")
-        #expect(files["batchRejected"] == "BinobanCore/PipelineMachine.swift")
+        #expect(files["pausedDrop"] == "BinobanCore/PipelineMachine+WriteStage.swift")
+        #expect(files["batchRejected"] == "BinobanCore/PipelineMachine+Uploads.swift")
         let sources = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/BinobanCore")

@@ -1,0 +1,69 @@
+/// ``PipelineMachine``'s settings changes (pause, resume, flush triggers) and flush requests: starting a pass or
+/// merging into the running pass's follow-up, and the results awaited flushes return (``FlushResults``).
+extension PipelineMachine {
+    // MARK: Settings and flush requests
+
+    mutating func change(to new: EventIntake.Settings, at now: Instant, _ actions: inout [PipelineAction]) {
+        let old = settings
+        settings = new
+        guard life == .running else { return }
+        if !new.enabled {
+            guard old.enabled else { return }
+            intervalDeadline = nil
+            abandonPasses(.paused, &actions)
+            resolveTicketsBehindHold(.paused, &actions)
+            work.removeAll { $0.state == .queued }
+            return
+        }
+        if !old.enabled {
+            storedSinceFlush = 0
+            request(exhaustive: false, waiters: [], &actions)
+            intervalDeadline = now.advanced(by: new.flushInterval)
+            return
+        }
+        if storedSinceFlush >= new.flushAt {
+            storedSinceFlush = 0
+            request(exhaustive: false, waiters: [], &actions)
+        }
+        if new.flushInterval != old.flushInterval { intervalDeadline = now.advanced(by: new.flushInterval) }
+    }
+
+    mutating func honour(_ tickets: [EventIntake.FlushTicket], _ actions: inout [PipelineAction]) {
+        guard !tickets.isEmpty else { return }
+        storedSinceFlush = 0
+        let waiters = tickets.compactMap(\.waiterID)
+        request(exhaustive: !waiters.isEmpty, waiters: waiters, &actions)
+    }
+
+    /// Starts a pass, or merges into the running pass's single follow-up.
+    mutating func request(exhaustive: Bool, waiters: [UInt64], _ actions: inout [PipelineAction]) {
+        guard settings.enabled else {
+            for waiter in waiters {
+                actions.append(.resume(waiter, result(for: waiter, base: .init(outcome: .paused))))
+            }
+            return
+        }
+        guard rules.hasTransport else {
+            actions.append(.report(.transportMissing, MissingEventTransport().description, eventCount: 0))
+            for waiter in waiters {
+                actions.append(.resume(waiter, result(for: waiter, base: .init(outcome: .keptForRetry))))
+            }
+            return
+        }
+        for waiter in waiters { flushResults.register(waiter, at: statistics) }
+        switch passes {
+        case .none:
+            passes = .running(Pass(exhaustive: exhaustive, waiters: waiters), followUp: nil)
+        case .running(let current, let followUp):
+            var merged = followUp ?? Pass(exhaustive: false, waiters: [])
+            merged.exhaustive = merged.exhaustive || exhaustive
+            merged.waiters += waiters
+            passes = .running(current, followUp: merged)
+        }
+    }
+
+    /// An awaited flush's result (``FlushResults``).
+    mutating func result(for waiter: UInt64, base: BinobanFlushResult) -> BinobanFlushResult {
+        flushResults.result(for: waiter, base: base, at: statistics)
+    }
+}

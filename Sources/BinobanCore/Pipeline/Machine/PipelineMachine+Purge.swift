@@ -1,0 +1,28 @@
+/// ``PipelineMachine``'s purge of the stored backlog (``PurgeRequests`` holds who asked).
+extension PipelineMachine {
+    // MARK: Purging the backlog
+
+    /// Starts the purge asked for, unless one runs: batches being read, sent or deleted stay (their outcome is
+    /// on its way); batches only listed leave the work, as the purge deletes them.
+    mutating func startPurge(_ actions: inout [PipelineAction]) {
+        guard purges.start() else { return }
+        work.removeAll { $0.state == .queued }
+        actions.append(.purge(excluding: Set(work.map(\.id)), namesEvents: namesEvents))
+    }
+
+    mutating func purged(_ report: PurgeReport, _ actions: inout [PipelineAction]) {
+        recordEvictions(report.closed, &actions)
+        statistics.dropped.purged += report.events
+        deliver(
+            .dropped(.purged), report.events,
+            .purged(report.removed.keys.sorted(), readBack: report.readBackIds), &actions)
+        for (id, events) in report.removed { dequeue(ledger.left(id, events: events)) }
+        // Room was freed: a held write goes again.
+        if report.batches > 0 || report.closed.evictedBatches > 0 { endHold() }
+        if let failure = report.failure {
+            actions.append(.report(.storage, "the backlog could not be purged in full: \(failure)", eventCount: 0))
+        }
+        let result = BinobanPurgeResult(purgedEvents: report.events, purgedBatches: report.batches)
+        actions.append(.resumePurges(purges.finished(), result))
+    }
+}

@@ -1,0 +1,229 @@
+/// ``PipelineMachine``'s write-stage rules: drains, appends and their reports, holds of a full storage, drops and
+/// evictions, and the queued counts they change.
+extension PipelineMachine {
+    // MARK: Write stage
+
+    mutating func apply(_ drain: PipelineDrain, at now: Instant, _ actions: inout [PipelineAction]) {
+        if drain.awaitedEvents > 0, !namesEvents {
+            // Before this drain's events are encoded, so that the awaited ones are named from here on.
+            namesEvents = true
+            actions.append(.nameEvents)
+        }
+        statistics.acceptedEvents += drain.acceptedEvents
+        drop(
+            drain.overflowDrops, \.writeStageOverflow, .writeStageOverflow, "because the write stage was full",
+            (.writeStageOverflow, .overflowed), &actions)
+        drop(
+            drain.pausedDrops, \.paused, .pausedDrop, "because they were tracked while the instance was paused",
+            (.paused, .unnamed), &actions)
+        if let changed = drain.identity { identity.changed(to: changed) }
+        if let new = drain.settings {
+            applySettings(new, pausedSinceLastDrain: drain.pausedSinceLastDrain, at: now, &actions)
+        }
+        intakeClosed = intakeClosed || drain.closed
+        // A drain answers a `takeDrain`, asked only while no drain is held.
+        let earlier = writeStage.tickets
+        if drain.eventCount > 0 {
+            writeStage = .draining(tickets: earlier + drain.tickets)
+        } else {
+            writeStage = .idle
+            honour(earlier + drain.tickets, &actions)
+        }
+    }
+
+    /// Applies a settings change taken from the intake (with a drain, or alone while a write is held).
+    mutating func applySettings(
+        _ new: EventIntake.Settings, pausedSinceLastDrain: Bool, at now: Instant, _ actions: inout [PipelineAction]
+    ) {
+        if pausedSinceLastDrain, new.enabled, settings.enabled {
+            // Paused and resumed between two takes: the resume still uploads.
+            change(
+                to: EventIntake.Settings(enabled: false, flushAt: new.flushAt, flushInterval: new.flushInterval),
+                at: now, &actions)
+        }
+        change(to: new, at: now, &actions)
+    }
+
+    /// Room may have been freed: a held suffix is written again.
+    mutating func endHold() {
+        if case .holding(let tickets) = writeStage { writeStage = .draining(tickets: tickets) }
+    }
+
+    mutating func recordWrite(
+        _ report: BinobanStorageWriteReport, storedBytes: Int, placedBytes: [Int], moreInDrain: Bool,
+        _ actions: inout [PipelineAction]
+    ) {
+        // The driver answers each write once, so the stage is `writing` here; its tickets are the drain's.
+        let tickets = writeStage.tickets
+        writeStage = moreInDrain ? .draining(tickets: tickets) : .idle
+        statistics.storedEvents += report.storedEvents
+        dequeue(ledger.stored(report, bytes: storedBytes, placedBytes: placedBytes))
+        drop(
+            report.rejectedOversizeEvents, \.oversize, .oversizeEvent,
+            "because each encoded to the event size limit or more", (.oversize, .oversize), &actions)
+        recordEvictions(report, &actions)
+        if report.refusedEvents > 0 {
+            if holdsWhenFull {
+                holdRefused(tickets, &actions)
+            } else {
+                refuse(report.refusedEvents, &actions)
+            }
+        }
+        if settings.enabled, report.storedEvents > 0 {
+            storedSinceFlush += report.storedEvents
+            if storedSinceFlush >= settings.flushAt {
+                storedSinceFlush = 0
+                request(exhaustive: false, waiters: [], &actions)
+            }
+        }
+        if writeStage == .idle { honour(tickets, &actions) }
+    }
+
+    /// Holds the refused suffix until room may have been freed, and asks for a pass that lists after this
+    /// refusal: the running pass may have listed before the storage filled (or its listing's close may evict
+    /// the very batch that filled it), and once it ends nothing would free room, so the held events and every
+    /// flush behind them would wait forever. Flushes behind the hold that no upload can serve now (paused, no
+    /// transport) are resolved at once.
+    mutating func holdRefused(_ tickets: [EventIntake.FlushTicket], _ actions: inout [PipelineAction]) {
+        writeStage = .holding(tickets: tickets)
+        serveHold(&actions)
+    }
+
+    /// Makes sure a pass lists after now, so the hold ends (room freed) or its flushes are told why not.
+    mutating func serveHold(_ actions: inout [PipelineAction]) {
+        if pass == nil || pass?.needsListing == false { request(exhaustive: false, waiters: [], &actions) }
+        if !settings.enabled {
+            resolveTicketsBehindHold(.paused, &actions)
+        } else if !rules.hasTransport {
+            resolveTicketsBehindHold(.keptForRetry, &actions)
+        }
+    }
+
+    /// Resolves the awaited flushes waiting for a held write with `outcome`: their events are kept in the write
+    /// stage (written once room is freed) and no upload can make room now.
+    mutating func resolveTicketsBehindHold(
+        _ outcome: BinobanFlushResult.Outcome, _ actions: inout [PipelineAction]
+    ) {
+        guard case .holding(let tickets) = writeStage, !tickets.isEmpty else { return }
+        let base = BinobanFlushResult(outcome: outcome)
+        for waiter in tickets.compactMap(\.waiterID) {
+            actions.append(.resume(waiter, result(for: waiter, base: base)))
+        }
+        writeStage = .holding(tickets: [])
+    }
+
+    /// Counts and drops the refused suffix of the current chunk.
+    mutating func refuse(_ count: Int, _ actions: inout [PipelineAction]) {
+        // Before the discard: the driver names the refused events from the suffix it is about to drop.
+        deliver(.dropped(.storageFull), count, .refused, &actions)
+        actions.append(.discardRefused)
+        drop(count, \.storageFull, .storageFull, "because the storage is full", nil, &actions)
+    }
+
+    /// Counts `count` dropped events under `counter` and reports them, with their number, as `kind`.
+    mutating func drop(
+        _ count: Int, _ counter: WritableKeyPath<BinobanStatistics.Drops, Int>, _ kind: BinobanError.Kind,
+        _ reason: String, _ delivery: (BinobanDropReason, DeliveryNotice.Events)?, _ actions: inout [PipelineAction]
+    ) {
+        guard count > 0 else { return }
+        statistics.dropped[keyPath: counter] += count
+        actions.append(.report(kind, "\(count) events were dropped \(reason)", eventCount: count))
+        if let delivery { deliver(.dropped(delivery.0), count, delivery.1, &actions) }
+    }
+
+    /// Tells the delivery observer that `count` events finished with `outcome`, when one listens.
+    func deliver(
+        _ outcome: BinobanDeliveryOutcome, _ count: Int, _ events: DeliveryNotice.Events,
+        _ actions: inout [PipelineAction]
+    ) {
+        guard namesEvents, count > 0 else { return }
+        actions.append(.deliver(DeliveryNotice(outcome: outcome, eventCount: count, events: events)))
+    }
+
+    /// Events earlier runs left, which the storage found (at open, or when it took its directory over), join the
+    /// queue (Docs/Decisions/0257).
+    mutating func found(events: Int, bytes: Int, at now: Instant) {
+        guard events > 0 else { return }
+        statistics.recoveredEvents += events
+        ledger.recovered(events: events, bytes: bytes)
+        statistics.queuedEvents = ledger.queued.events
+        statistics.queuedBytes = ledger.queued.bytes
+        backlog.stored(events, at: now)
+    }
+
+    /// Stored events the storage lost (their files removed) count as storage failures; a lost batch being
+    /// uploaded is counted only if it is not delivered, like an evicted one (Docs/Decisions/0256).
+    mutating func recordLosses(_ report: BinobanStorageWriteReport, _ actions: inout [PipelineAction]) {
+        var lost = 0
+        var lostIDs: [BinobanBatchID] = []
+        for (id, events) in report.lostBatchEvents.sorted(by: { $0.key < $1.key }) {
+            if let index = work.firstIndex(where: { $0.id == id }), work[index].state != .queued {
+                work[index].evictedEvents = events
+                continue
+            }
+            work.removeAll { $0.id == id }
+            lost += events
+            lostIDs.append(id)
+        }
+        guard lost > 0 else { return }
+        statistics.dropped.storageFailure += lost
+        deliver(.dropped(.storageFailure), lost, .evicted(lostIDs), &actions)
+        for id in lostIDs { dequeue(ledger.left(id, events: report.lostBatchEvents[id] ?? 0)) }
+        actions.append(
+            .report(
+                .storage, "\(lost) stored events were lost: their batch files were removed before they were uploaded",
+                eventCount: lost))
+    }
+
+    /// Evicted batches that are being uploaded are counted only if they are not delivered.
+    mutating func recordEvictions(_ report: BinobanStorageWriteReport, _ actions: inout [PipelineAction]) {
+        recordLosses(report, &actions)
+        guard report.evictedBatches > 0 else { return }
+        var immediateEvents = report.evictedEvents
+        var immediateBatches = report.evictedBatches
+        var immediate: [(BinobanBatchID, Int)] = []
+        for (id, events) in report.evictedBatchEvents.sorted(by: { $0.key < $1.key }) {
+            guard let index = work.firstIndex(where: { $0.id == id }) else {
+                immediate.append((id, events))
+                continue
+            }
+            if work[index].state == .queued {
+                work.remove(at: index)
+                immediate.append((id, events))
+            } else {
+                work[index].evictedEvents = events
+                immediateEvents -= events
+                immediateBatches -= 1
+            }
+        }
+        countEviction(immediateEvents, batches: immediate, count: immediateBatches, &actions)
+    }
+
+    /// Counts evicted events. `batches` are the evicted batches the storage named, with their events (the awaited
+    /// events among them are known by batch; the rest of `events` were in batches it did not name), `count` how
+    /// many batches there were; `delivered`: the observer was told already (from the evicted batch the driver held).
+    mutating func countEviction(
+        _ events: Int, batches: [(BinobanBatchID, Int)], count: Int, delivered: Bool = false,
+        _ actions: inout [PipelineAction]
+    ) {
+        guard events > 0 || count > 0 else { return }
+        statistics.dropped.storageEviction += events
+        if !delivered { deliver(.dropped(.storageEviction), events, .evicted(batches.map(\.0)), &actions) }
+        for (id, batchEvents) in batches { dequeue(ledger.left(id, events: batchEvents)) }
+        let unnamed = events - batches.reduce(0) { $0 + $1.1 }
+        if unnamed > 0 { dequeue(ledger.leftUnnamed(events: unnamed)) }
+        actions.append(
+            .report(
+                .storageEviction,
+                "\(count) stored batches (\(events) events) were dropped to respect the storage caps (oldest first)",
+                eventCount: events))
+    }
+
+    /// Takes the queue depth from the ledger after this run's `share` of a batch (or of an append's events
+    /// placed in a batch that had left) left storage.
+    mutating func dequeue(_ share: QueueLedger.Share) {
+        statistics.queuedEvents = ledger.queued.events
+        statistics.queuedBytes = ledger.queued.bytes
+        if statistics.queuedEvents == 0 { backlog.clear() } else { backlog.left(share.events) }
+    }
+}
