@@ -46,8 +46,9 @@ struct DeliveryReporter {
         guard notice.outcome.isFinal else { return }
         waiters.resolve(ids, with: notice.outcome)
         waiters.resolve(awaitedOnly, with: notice.outcome)
-        if notice.outcome == .dropped(.purged) {
-            // A purge names its events but not their batches: forget the batches whose awaited events are settled.
+        if notice.outcome == .dropped(.purged) || notice.outcome == .dropped(.expired) {
+            // A purge (or a batch whose events all expired) names its events but not their batches: forget the
+            // batches whose awaited events are settled.
             awaitedByBatch = awaitedByBatch.filter { $0.value.contains(where: waiters.awaits) }
         }
     }
