@@ -60,7 +60,8 @@ struct DeliveryReporter {
             ids = expired
             if let named = idsByBatch[batch] {
                 let gone = Set(expired)
-                idsByBatch[batch] = named.filter { !gone.contains($0) }
+                let left = named.filter { !gone.contains($0) }
+                idsByBatch[batch] = left.isEmpty ? nil : left
             }
         case .unnamed: ids = []
         }

@@ -251,6 +251,8 @@ actor PipelineLoop: PipelineControl {
         case .saveIdentity(let identity):
             return [logged(await PipelineCalls.save(identity, to: parts.keyValueStore))]
         case .resume(let id, let result):
+            // The figures first: a caller reads `statistics` as soon as its flush returns.
+            publish()
             parts.waiters.resume(id, with: result)
         case .purge(let excluding, let names):
             guard let storage else { return [] }
@@ -258,6 +260,7 @@ actor PipelineLoop: PipelineControl {
             let readBack = names ? outputs.deliveries.readsBack : { _ in false }
             return [logged(await PipelineCalls.purge(storage, excluding: excluding, readingBackIdsOf: readBack))]
         case .resumePurges(let ids, let result):
+            publish()
             control.withLock { $0.waiters.resumePurges(ids, with: result) }
         case .report(let kind, let message, let eventCount, let file, let function, let line):
             parts.reporter.report(kind, message, eventCount: eventCount, file: file, function: function, line: line)

@@ -111,6 +111,21 @@ public enum BinobanUploadFailure: Sendable, Hashable, CustomStringConvertible {
     /// No HTTP answer arrived, for this reason.
     case noAnswer(BinobanTransportFailure)
 
+    /// Whether a retry of the same request cannot succeed: the address itself is wrong (``BinobanTransportFailure/Reason/notTLS``:
+    /// it needs `http://`), the request cannot be sent (``BinobanTransportFailure/Reason/invalidRequest``), or the
+    /// transport cannot run here (``BinobanTransportFailure/Reason/unavailable``). The batch is kept without the
+    /// retries of its flush; a later flush (a fixed configuration, after a restart) tries it again.
+    var retryCannotHelp: Bool {
+        guard case .noAnswer(let failure) = self else { return false }
+        return [.notTLS, .invalidRequest, .unavailable].contains(failure.reason)
+    }
+
+    /// `no answer (reason (…))` for a request without an answer, as the reports word it; the description otherwise.
+    var noAnswerWords: String {
+        guard case .noAnswer(let failure) = self else { return description }
+        return "no answer (\(failure))"
+    }
+
     /// `status 503`, or `no answer: ` and the transport's reason.
     public var description: String {
         switch self {

@@ -100,6 +100,19 @@ struct MaxEventAgeTests {
         #expect(await instance.storage.finishedBatchCount == 0)
     }
 
+    @Test("An awaited event that expires finishes as dropped (expired)")
+    func awaitedEventExpires() async throws {
+        // flushAt 1: storing the event starts the upload pass that reads its batch.
+        let instance = Self.instance(maxEventAge: .seconds(60), flushAt: 1)
+        await instance.binoban.flushAndWait()
+        let outcome = await instance.binoban.server.awaitingDelivery.track(
+            name: "late", as: BinobanEventIdentity(userId: "u"),
+            fields: BinobanMessageFields(timestamp: Self.now.addingTimeInterval(-7200), messageId: "late-1"))
+        #expect(outcome == .finished(.dropped(.expired)))
+        #expect(instance.transport.requests.isEmpty)
+        _ = await instance.binoban.shutdown(gracePeriod: .zero)
+    }
+
     @Test("Without maxEventAge (the default) nothing expires, however old")
     func noLimitByDefault() async throws {
         #expect(Configuration(apiKey: "K", sourceIdentifier: "S").maxEventAge == nil)

@@ -39,9 +39,9 @@ struct TransportFailureReportTests {
         _ = await binoban.flushAndWait()  // the startup flush
         binoban.track(name: "purchase")
         let result = await binoban.flushAndWait()
-        _ = await binoban.shutdown(gracePeriod: .zero)
-        // Read once the loop has stopped: the figures it publishes are final then.
+        // Published before the flush returns.
         let statistics = binoban.statistics
+        _ = await binoban.shutdown(gracePeriod: .zero)
         return Run(
             result: result, errors: errors.withLock { $0 }, deliveries: deliveries.deliveries, statistics: statistics)
     }

@@ -94,7 +94,11 @@ extension PipelineMachine {
         let item = work.first { $0.id == id }
         // The batch's own next retry, or nil when this failure ends the pass (used up, or the pass already kept
         // a batch: the ingest counts as down, so the rest of the pass is kept without more attempts).
-        let retry = item.map { $0.retries + 1 }.flatMap { $0 > rules.maxRetries || pass?.kept == true ? nil : $0 }
+        // A failure no retry can mend (a plain-HTTP server answered the TLS hello) uses the batch's retries up at once.
+        let hopeless = failure.retryCannotHelp
+        let retry = item.map { $0.retries + 1 }.flatMap {
+            $0 > rules.maxRetries || pass?.kept == true || hopeless ? nil : $0
+        }
         let sentIn = item?.sentInGeneration ?? gate.generation
         gate.failed(sentIn: sentIn, retry: retry, retryAfter: retryAfter, jitter: jitter, at: now, rules: rules)
         guard let index = work.firstIndex(where: { $0.id == id }) else { return }
@@ -116,7 +120,7 @@ extension PipelineMachine {
             }
             return
         }
-        let usedUp = work[index].retries > rules.maxRetries
+        let usedUp = work[index].retries > rules.maxRetries || hopeless
         deliver(.keptForRetry(failure), work[index].eventCount, .batch(id), &actions)
         _ = take(id)
         actions.append(.forget(id))
@@ -131,7 +135,10 @@ extension PipelineMachine {
             return
         }
         stopPass(&actions)
-        let message = "\(id) still failed (\(failure)) after \(rules.maxRetries) retries; it is kept for a later flush"
+        let message =
+            hopeless
+            ? "\(id) got \(failure.noAnswerWords); retrying cannot help, so it is kept for a later flush"
+            : "\(id) still failed (\(failure)) after \(rules.maxRetries) retries; it is kept for a later flush"
         if case .noAnswer(let transportFailure) = failure {
             actions.append(.reportNoAnswer(message, transportFailure))
         } else {
