@@ -219,7 +219,10 @@ actor PipelineLoop: PipelineControl {
     private func perform(_ action: PipelineAction) async -> [Input] {
         switch action {
         case .takeDrain:
-            if let drain = buffer?.take() { return [.drained(drain)] }
+            if let drain = buffer?.take() {
+                gathering.drained(events: drain.eventCount)
+                return [.drained(drain)]
+            }
         case .takeSettings:
             let change = parts.intake.takeSettings()
             return [.settingsTaken(change?.settings, pausedSinceLastDrain: change?.pausedSinceLastDrain ?? false)]
@@ -309,7 +312,7 @@ actor PipelineLoop: PipelineControl {
             let answer = await PipelineCalls<PipelineInstant>.upload(batch, with: transport, parts: parts)
             metrics?.uploadFinished(answer, after: started.duration(to: clock.now()))
             if debugLog.isOn { debugLog.pipelineInput(answer) }
-            inbox.post(answer, canWait: true)
+            inbox.post(answer)
         }
     }
 

@@ -60,6 +60,19 @@ struct LoopGatheringTests {
         #expect(gathering.phase == .idle)
     }
 
+    @Test("After a burst's drain the loop does not gather: the next signal wakes it at once", arguments: [false, true])
+    func burstDoesNotGather(delaysSignals: Bool) {
+        var gathering = LoopGathering(window: window, delaysSignals: delaysSignals)
+        gathering.turnBegan(withIntakeWork: true)
+        gathering.drained(events: LoopGathering.burstDrain)
+        #expect(gathering.park(now: at(0), deadline: at(30_000)) == .init(until: at(30_000), holdsSignals: false))
+        #expect(gathering.wokeFromIdle(now: at(1), deadline: at(30_000), byIntakeAlone: true) == nil)
+        // A smaller drain ends the burst: the loop gathers again.
+        gathering.drained(events: LoopGathering.burstDrain - 1)
+        let next = gathering.park(now: at(2), deadline: at(30_000))
+        #expect(next.signalDelay == (delaysSignals ? window : nil))
+    }
+
     @Test("A window never outlasts the loop's deadline")
     func windowEndsAtDeadline() {
         var gathering = LoopGathering(window: window, delaysSignals: false)

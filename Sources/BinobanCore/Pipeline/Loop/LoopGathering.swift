@@ -11,7 +11,8 @@
 ///   system call meanwhile), then takes everything that came; while windows find events it keeps gathering, one
 ///   window after the other; the first window that finds none returns it to idle.
 ///
-/// Either way an event waits at most one window (plus the turn) before it is written, a park never outlasts the
+/// After a drain of at least ``burstDrain`` events (a burst) the loop does not gather: the next event wakes it at
+/// once, as the write stage needs it. Either way an event waits at most one window (plus the turn) before it is written, a park never outlasts the
 /// loop's deadline, and a ``LoopThread/wake()`` (a shutdown, a purge, a control call) ends it at once. Only the
 /// real clocks gather: on a test's manual clock the loop takes every signal at once.
 struct LoopGathering: Equatable {
@@ -19,7 +20,7 @@ struct LoopGathering: Equatable {
     struct Park: Equatable {
         /// The park's end, if it has one.
         var until: ContinuousClock.Instant?
-        /// Whether the intake's signals and upload answers wait for `until`.
+        /// Whether the intake's signals wait for `until`.
         var holdsSignals: Bool
         /// How long after the first signal of work the park ends (where the thread delays signals).
         var signalDelay: Duration?
@@ -33,12 +34,19 @@ struct LoopGathering: Equatable {
     /// How long a gathering park lasts: the longest an event waits before the loop takes it.
     static let defaultWindow: Duration = .milliseconds(5)
 
+    /// From this many events in one drain the loop does not gather before its next turn: events come faster than
+    /// 12 800 a second (64 per 5 ms window), a wake-up costs less than 1/64 of one per event, and a pause before
+    /// the next turn would only let the write stage fill.
+    static let burstDrain = 64
+
     let window: Duration
     /// The loop's thread delays signals itself (``LoopThread/delaysSignals``).
     let delaysSignals: Bool
     private(set) var phase = Phase.idle
     /// The loop took the intake's work since it last parked.
     private var tookEvents = false
+    /// The last drain held at least ``burstDrain`` events.
+    private(set) var inBurst = false
 
     init(window: Duration = Self.defaultWindow, delaysSignals: Bool) {
         self.window = window
@@ -50,10 +58,20 @@ struct LoopGathering: Equatable {
         if withIntakeWork { tookEvents = true }
     }
 
+    /// The loop drained `events` events from the intake.
+    mutating func drained(events: Int) {
+        inBurst = events >= Self.burstDrain
+    }
+
     /// How to park now that nothing is pending, with the loop's next deadline: where the thread delays signals, an
     /// idle park whose first signal ends it one window later; elsewhere a gathering window when the last one found
     /// events, else an idle park until the deadline.
     mutating func park(now: ContinuousClock.Instant, deadline: ContinuousClock.Instant?) -> Park {
+        if inBurst {
+            phase = .idle
+            tookEvents = false
+            return Park(until: deadline, holdsSignals: false)
+        }
         if delaysSignals { return Park(until: deadline, holdsSignals: false, signalDelay: window) }
         if phase == .gathering, !tookEvents { phase = .idle }
         tookEvents = false
@@ -66,7 +84,7 @@ struct LoopGathering: Equatable {
     mutating func wokeFromIdle(
         now: ContinuousClock.Instant, deadline: ContinuousClock.Instant?, byIntakeAlone: Bool
     ) -> Park? {
-        guard !delaysSignals, phase == .idle, byIntakeAlone else { return nil }
+        guard !delaysSignals, !inBurst, phase == .idle, byIntakeAlone else { return nil }
         phase = .gathering
         return gatheringPark(now: now, deadline: deadline)
     }

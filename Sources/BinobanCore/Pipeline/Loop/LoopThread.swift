@@ -17,8 +17,8 @@ import CLoopTimer
 ///
 /// The pipeline loop (``PipelineLoop``) runs on it, and so does the default file storage, so a storage call is a
 /// plain call on the same thread (no hop to another queue and back). Between turns the loop blocks the thread in
-/// ``park(until:holdingSignals:signalDelay:)``, which ends on a ``wake()`` or ``signalWork()`` from a caller (new
-/// intake work, an upload's answer, a control call) or at the park's deadline (the loop's timers: the wait's
+/// ``park(until:holdingSignals:signalDelay:)``, which ends on a ``signalWork()`` (new intake work) or a ``wake()``
+/// (an upload's answer, a shutdown, a purge, a control call) or at the park's deadline (the loop's timers: the wait's
 /// timeout, no timer object). The loop parks by blocking, not by suspending on a continuation: a resumed
 /// continuation goes through the shared pool and wakes one of its threads before it comes back here
 /// (Docs/Decisions/0218).
@@ -29,7 +29,8 @@ import CLoopTimer
 /// that far ahead (one system call on the caller, no wake-up) and later ones do nothing, so the loop wakes once,
 /// `signalDelay` after the group's first event. Elsewhere a park waits on a condition variable and may hold
 /// signals instead: they are noted but do not end it before its deadline (a gathering window). Work that must not
-/// wait (a shutdown, a purge, a control call, a deadline on a test's clock) ends any park with ``wake()``. While
+/// wait (an upload's answer, a shutdown, a purge, a control call, a deadline on a test's clock) ends any park with
+/// ``wake()``. While
 /// the loop awaits another executor (a storage of the host's), the thread runs the jobs sent to it.
 ///
 /// Only the loop parks, and nothing but the loop's own work is sent to this executor while it is parked (its
@@ -137,16 +138,16 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
     var delaysSignals: Bool { timer >= 0 }
 
     /// Asks the loop to take a turn now: ends its park, even one that holds or delays signals. For work that must
-    /// not wait (a shutdown, a purge, a control call, a deadline on a test's clock). Called from any thread; cheap
-    /// when the loop is awake (a flag under the lock, no system call). Condition signals are broadcast: were a park
-    /// made on another thread than this executor's (a test does), the thread waiting for jobs must not take the
-    /// wake meant for it.
+    /// not wait (an upload's answer, a shutdown, a purge, a control call, a deadline on a test's clock). Called
+    /// from any thread; cheap when the loop is awake (a flag under the lock, no system call). Condition signals are
+    /// broadcast: were a park made on another thread than this executor's (a test does), the thread waiting for
+    /// jobs must not take the wake meant for it.
     func wake() {
         request(urgent: true)
     }
 
-    /// Tells the loop that work waits (new events, an upload's answer). A park that delays signals ends
-    /// `signalDelay` after the first one (the caller arms the timer: one system call, no wake-up); a park that holds
+    /// Tells the loop that new events wait (the intake's signal). A park that delays signals ends `signalDelay`
+    /// after the first one (the caller arms the timer: one system call, no wake-up); a park that holds
     /// signals takes the work when its window ends (no system call); any other park ends now.
     func signalWork() {
         request(urgent: false)
