@@ -12,38 +12,7 @@ import Synchronization
 /// change once more, since a driver holding a write takes the settings alone); the driver takes everything in one
 /// O(1) swap.
 final class EventIntake: Sendable {
-    /// Runtime settings that callers may change and the driver applies.
-    struct Settings: Sendable, Equatable {
-        var enabled: Bool
-        var flushAt: Int
-        var flushInterval: Duration
-    }
-
-    /// What a full buffer does with the next event.
-    enum Overflow: Sendable, Equatable {
-        case dropOldest
-        case dropNewest
-    }
-
-    /// A flush asked for by a caller. The driver takes every queued event together with the tickets, so a
-    /// ticket is honoured after every event accepted before it is stored.
-    struct FlushTicket: Sendable, Equatable {
-        /// The waiter to resume when the upload finishes, if the caller awaits.
-        var waiterID: UInt64?
-    }
-
-    /// What one drain hands to the driver.
-    struct Drain: Sendable {
-        /// The taken buffer; its first `firstLive` elements were dropped (drop-oldest).
-        var buffer: [PendingEvent] = []
-        var firstLive = 0
-        /// The events to store, oldest first.
-        var events: ArraySlice<PendingEvent> { buffer[firstLive...] }
-        /// Everything else the drain carried, for the machine.
-        var summary = PipelineDrain()
-    }
-
-    private struct State {
+    struct State {
         var identity: IdentityState
         var identityDirty: Bool
         /// Accepted events, oldest first; the first `skipped` of them were dropped to respect the capacity.
@@ -101,7 +70,7 @@ final class EventIntake: Sendable {
         let call: @Sendable () -> Void
     }
 
-    private let state: LockedValue<State>
+    let state: LockedValue<State>
     /// Whether the queue can ever reach ``callerEncodingDepth`` (a smaller capacity never does, so `isDeep` is
     /// not even read), and callers may encode (not while stages are installed).
     private let canBeDeep: Bool
@@ -188,7 +157,7 @@ final class EventIntake: Sendable {
         #endif
     }
 
-    private func publishDepth(_ depth: Int) {
+    func publishDepth(_ depth: Int) {
         #if canImport(Glibc)
         if canBeDeep { depthHint.store(depth, ordering: .relaxed) }
         #endif
@@ -388,86 +357,5 @@ final class EventIntake: Sendable {
                 state.skipped = 0
             }
         }
-    }
-
-    // MARK: Driver side
-
-    /// A settings change taken without the events (``takeSettings()``).
-    struct SettingsChange: Sendable, Equatable {
-        var settings: Settings
-        /// The instance was paused at some point since the previous take.
-        var pausedSinceLastDrain: Bool
-    }
-
-    /// Takes the settings change alone, leaving the events queued; `nil` when the settings did not change.
-    func takeSettings() -> SettingsChange? {
-        state.withLock { state in
-            state.settingsSignalled = false
-            guard state.settingsDirty else { return nil }
-            state.settingsDirty = false
-            defer { state.pausedSinceDrain = false }
-            return SettingsChange(settings: state.settings, pausedSinceLastDrain: state.pausedSinceDrain)
-        }
-    }
-
-    /// Takes every queued event (an O(1) swap) and everything else pending, and wakes callers waiting for room.
-    func take() -> Drain {
-        let (drain, waiters) = state.withLock { state -> (Drain, [CheckedContinuation<Bool, Never>]) in
-            state.signalled = false
-            var drain = Drain()
-            var taken = state.spare
-            state.spare = []
-            swap(&taken, &state.events)
-            drain.buffer = taken
-            drain.firstLive = state.skipped
-            state.skipped = 0
-            var summary = PipelineDrain()
-            summary.eventCount = drain.buffer.count - drain.firstLive
-            summary.tickets = state.tickets
-            state.tickets = []
-            if state.identityDirty {
-                summary.identity = state.identity
-                state.identityDirty = false
-            }
-            if state.settingsDirty {
-                summary.settings = state.settings
-                state.settingsDirty = false
-                summary.pausedSinceLastDrain = state.pausedSinceDrain
-                state.pausedSinceDrain = false
-            }
-            state.settingsSignalled = false
-            summary.acceptedEvents = state.accepted
-            summary.overflowDrops = state.overflowDrops
-            summary.pausedDrops = state.pausedDrops
-            summary.awaitedEvents = state.awaitedEvents
-            state.awaitedEvents = 0
-            state.accepted = 0
-            state.overflowDrops = 0
-            state.pausedDrops = 0
-            summary.closed = state.closed
-            drain.summary = summary
-            publishDepth(0)
-            let waiters = state.roomWaiters.map(\.continuation)
-            state.roomWaiters = []
-            return (drain, waiters)
-        }
-        for waiter in waiters { waiter.resume(returning: true) }
-        return drain
-    }
-
-    /// The largest buffer kept for reuse, in events. A buffer that grew past it during a burst is freed instead:
-    /// kept, its capacity alone (about 130 bytes per event) would hold tens of megabytes long after the burst.
-    static let recycledCapacityLimit = 8_192
-
-    /// Hands a drained buffer back for reuse. Pass the only reference: a caller then frees its events.
-    func recycle(_ buffer: consuming [PendingEvent]) {
-        let kept = buffer
-        guard kept.capacity <= Self.recycledCapacityLimit else { return }
-        let unused = state.withLock { state -> [PendingEvent] in
-            guard state.stale.isEmpty, state.spare.capacity == 0 else { return kept }
-            state.stale = kept
-            return []
-        }
-        _ = unused
     }
 }

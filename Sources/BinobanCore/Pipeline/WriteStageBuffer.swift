@@ -154,10 +154,14 @@ struct WriteStageBuffer {
         let oversize = Self.largest(report.rejectedOversizeEvents, of: chunk.prefix(taken))
         let bytes = chunk.prefix(taken).reduce(0) { $0 + $1.count } - oversize.reduce(0) { $0 + chunk[$1].count }
         let placedBytes = Self.bytes(of: report.placements, in: chunk.prefix(taken), skipping: oversize)
-        if namesEvents {
+        // A chunk encoded before events were named (a refused suffix held when the first awaited event came) has
+        // no ids: its events stay unnamed.
+        if namesEvents, chunkIDs.count == chunk.count {
             oversizeIDs = oversize.map { chunkIDs[$0] }
             place(taken: taken, oversize: oversize, report.placements)
-            chunkIDs.removeFirst(min(taken, chunkIDs.count))
+            chunkIDs.removeFirst(taken)
+        } else {
+            oversizeIDs = []
         }
         chunk.removeFirst(taken)
         return (bytes, placedBytes)

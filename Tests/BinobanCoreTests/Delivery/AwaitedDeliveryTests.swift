@@ -241,4 +241,39 @@ struct AwaitedDeliveryTests {
         #expect(summary.overflowDrops == 2)
         #expect(buffer.droppedOldestIDs == Array(ids.prefix(2)))
     }
+
+    @Test("A chunk encoded before events were named is stored unnamed, with its placements' bytes")
+    func chunkEncodedBeforeNaming() {
+        let intake = EventIntake(
+            identity: IdentityState(anonymousId: "a", userId: nil, traits: [:], deviceToken: nil, deviceId: "d"),
+            persistIdentity: false, capacity: 100, overflow: .dropOldest,
+            settings: .init(enabled: true, flushAt: 20, flushInterval: .seconds(30)))
+        let random = SeededRandomSource(seed: 5)
+        for _ in 0..<3 {
+            let messageId = MessageID.random(from: random)
+            intake.accept { _ in
+                PendingEvent(
+                    kind: .track, name: "e", payload: [:], messageId: messageId, timestampMillis: 0, anonymousId: "a",
+                    userId: nil, deviceToken: nil)
+            }
+        }
+        var buffer = WriteStageBuffer(
+            encoder: EventEncoder(context: BinobanStaticContext(), deviceId: nil), intake: intake, namesEvents: false)
+        _ = buffer.take()
+        let chunk = buffer.nextChunk()
+        #expect(chunk.count == 3)
+        // The first awaited event turns naming on while this chunk is on its way (a refused suffix held).
+        buffer.namesEvents = true
+        var report = BinobanStorageWriteReport(storedEvents: 2, rejectedOversizeEvents: 0, refusedEvents: 1)
+        report.recordPlacement(of: 2, in: BinobanBatchID(sequence: 4))
+        let input: PipelineInput<ManualClock.Instant> = buffer.written(.success(report))
+        guard case .written(_, let bytes, _, let placedBytes) = input else {
+            Issue.record("not written: \(input)")
+            return
+        }
+        #expect(bytes == chunk[0].count + chunk[1].count)
+        #expect(placedBytes == [bytes])
+        #expect(buffer.takePlacedEvents().isEmpty)
+        #expect(buffer.oversizeIDs.isEmpty)
+    }
 }

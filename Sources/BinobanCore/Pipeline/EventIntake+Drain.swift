@@ -1,0 +1,82 @@
+/// The pipeline's side of ``EventIntake``: taking the queued events and everything pending in one O(1) swap, taking
+/// a settings change alone, and handing drained buffers back for reuse.
+extension EventIntake {
+    /// A settings change taken without the events (``takeSettings()``).
+    struct SettingsChange: Sendable, Equatable {
+        var settings: Settings
+        /// The instance was paused at some point since the previous take.
+        var pausedSinceLastDrain: Bool
+    }
+
+    /// Takes the settings change alone, leaving the events queued; `nil` when the settings did not change.
+    func takeSettings() -> SettingsChange? {
+        state.withLock { state in
+            state.settingsSignalled = false
+            guard state.settingsDirty else { return nil }
+            state.settingsDirty = false
+            defer { state.pausedSinceDrain = false }
+            return SettingsChange(settings: state.settings, pausedSinceLastDrain: state.pausedSinceDrain)
+        }
+    }
+
+    /// Takes every queued event (an O(1) swap) and everything else pending, and wakes callers waiting for room.
+    func take() -> Drain {
+        let (drain, waiters) = state.withLock { state -> (Drain, [CheckedContinuation<Bool, Never>]) in
+            state.signalled = false
+            var drain = Drain()
+            var taken = state.spare
+            state.spare = []
+            swap(&taken, &state.events)
+            drain.buffer = taken
+            drain.firstLive = state.skipped
+            state.skipped = 0
+            var summary = PipelineDrain()
+            summary.eventCount = drain.buffer.count - drain.firstLive
+            summary.tickets = state.tickets
+            state.tickets = []
+            if state.identityDirty {
+                summary.identity = state.identity
+                state.identityDirty = false
+            }
+            if state.settingsDirty {
+                summary.settings = state.settings
+                state.settingsDirty = false
+                summary.pausedSinceLastDrain = state.pausedSinceDrain
+                state.pausedSinceDrain = false
+            }
+            state.settingsSignalled = false
+            summary.acceptedEvents = state.accepted
+            summary.overflowDrops = state.overflowDrops
+            summary.pausedDrops = state.pausedDrops
+            summary.awaitedEvents = state.awaitedEvents
+            state.awaitedEvents = 0
+            state.accepted = 0
+            state.overflowDrops = 0
+            state.pausedDrops = 0
+            summary.closed = state.closed
+            drain.summary = summary
+            publishDepth(0)
+            let waiters = state.roomWaiters.map(\.continuation)
+            state.roomWaiters = []
+            return (drain, waiters)
+        }
+        for waiter in waiters { waiter.resume(returning: true) }
+        return drain
+    }
+
+    /// The largest buffer kept for reuse, in events. A buffer that grew past it during a burst is freed instead:
+    /// kept, its capacity alone (about 130 bytes per event) would hold tens of megabytes long after the burst.
+    static let recycledCapacityLimit = 8_192
+
+    /// Hands a drained buffer back for reuse. Pass the only reference: a caller then frees its events.
+    func recycle(_ buffer: consuming [PendingEvent]) {
+        let kept = buffer
+        guard kept.capacity <= Self.recycledCapacityLimit else { return }
+        let unused = state.withLock { state -> [PendingEvent] in
+            guard state.stale.isEmpty, state.spare.capacity == 0 else { return kept }
+            state.stale = kept
+            return []
+        }
+        _ = unused
+    }
+}
