@@ -134,3 +134,9 @@ public enum BinobanUploadFailure: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+/// A transport of your own can throw the failure itself: it names its reason as it is.
+extension BinobanTransportFailure: BinobanTransportFailureReporting {
+    /// The failure itself.
+    public var transportFailure: BinobanTransportFailure { self }
+}
