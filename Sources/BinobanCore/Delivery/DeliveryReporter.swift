@@ -1,7 +1,7 @@
 /// Turns the machine's ``DeliveryNotice``s into reports for the host's ``BinobanDeliveryObserver`` and outcomes for
 /// the callers awaiting one event, naming the events from where the notice says they are.
 ///
-/// The message ids of stored events come with them from the write stage (``PlacedEvent``, from the storage's
+/// The message ids of stored events come with them from the write stage (``PlacedRun``, from the storage's
 /// placements), so a batch's events are named without reading its body again: all of them while an observer
 /// listens, else only those a caller awaits. Each batch's entry goes when the batch leaves storage. Only a batch
 /// this run did not store (a previous run's, or one a storage that reports no placements wrote) is read back for
@@ -18,9 +18,11 @@ struct DeliveryReporter {
     }
 
     /// Notes where stored events went: every event while an observer listens, else the awaited ones.
-    mutating func placed(_ events: [PlacedEvent]) {
-        for event in events where observer != nil || event.isAwaited {
-            idsByBatch[event.batch, default: []].append(event.messageId)
+    mutating func placed(_ runs: [PlacedRun]) {
+        for run in runs {
+            let ids = observer != nil ? run.messageIds : run.awaitedIds
+            guard !ids.isEmpty else { continue }
+            idsByBatch[run.batch, default: []].append(contentsOf: ids)
         }
     }
 
@@ -72,9 +74,10 @@ struct DeliveryReporter {
     }
 }
 
-/// A stored event, the batch the storage put it in, and whether a caller awaits it.
-struct PlacedEvent: Sendable, Equatable {
+/// Consecutive stored events that the storage put in one batch: their message ids, and those of them a caller
+/// awaits.
+struct PlacedRun: Sendable, Equatable {
     var batch: BinobanBatchID
-    var messageId: String
-    var isAwaited: Bool
+    var messageIds: [String] = []
+    var awaitedIds: [String] = []
 }

@@ -296,7 +296,7 @@ actor PipelineLoop: PipelineControl {
     ) -> Input {
         let input: Input =
             buffer?.written(result) ?? .writeFailed(lost: 0, moreInDrain: false, message: "the write stage is gone")
-        if let placed = buffer?.takePlacedEvents(), !placed.isEmpty { outputs.deliveries.placed(placed) }
+        if let placed = buffer?.takePlacedRuns(), !placed.isEmpty { outputs.deliveries.placed(placed) }
         return input
     }
 

@@ -100,9 +100,12 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     var failureStreak: Int { gate.streak }
     /// What each awaited flush returns.
     var flushResults = FlushResults()
-    var intervalDeadline: Instant?
+    /// The interval flush and the error reporter's summaries.
+    var timers = PipelineTimers<Instant>()
+    /// When the interval flush is due.
+    var intervalDeadline: Instant? { timers.interval }
     /// When the error reporter's pending summaries are due; the shutdown delivers what is left.
-    var summaryDeadline: Instant?
+    var summaryDeadline: Instant? { timers.summary }
 
     init(rules: PipelineRules, settings: EventIntake.Settings) {
         self.rules = rules
@@ -112,12 +115,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     /// The next instant at which ``PipelineInput/timerFired`` must be fed, if any.
     var nextDeadline: Instant? {
-        var deadlines: [Instant] = []
-        if let intervalDeadline { deadlines.append(intervalDeadline) }
-        if let summaryDeadline, life != .stopped { deadlines.append(summaryDeadline) }
-        if let gateUntil, waitsOnGate { deadlines.append(gateUntil) }
-        if case .stopping(let deadline, false) = life { deadlines.append(deadline) }
-        return deadlines.min()
+        var stopAt: Instant?
+        if case .stopping(let deadline, false) = life { stopAt = deadline }
+        return timers.next(summaries: life != .stopped, waitsOnGate ? gateUntil : nil, stopAt)
     }
 
     /// Whether the pipeline has nothing to do until an input arrives (no action outstanding but timers).
@@ -137,7 +137,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             life = .running
             if settings.enabled {
                 request(exhaustive: false, waiters: [], &actions)
-                intervalDeadline = now.advanced(by: settings.flushInterval)
+                timers.armInterval(at: now, every: settings.flushInterval)
             }
             // A shutdown that came while the storage was opening takes effect now that the storage is open.
             if let stopAt { stop(deadline: stopAt, at: now, &actions) }
@@ -226,7 +226,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         case .summaryPending(let at):
             // The earliest pending summary is already timed: the reporter is asked again once it is delivered. Once
             // stopped, the deadline is kept but never fires (the driver delivers what is left when it finishes).
-            if summaryDeadline == nil { summaryDeadline = at }
+            timers.summaryPending(at: at)
         case .purgeRequested(let waiter):
             purges.requested(waiter)
         case .purged(let report):
@@ -251,7 +251,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     mutating func stop(deadline: Instant, at now: Instant, _ actions: inout [PipelineAction]) {
         life = .stopping(deadline: deadline, deadlinePassed: false)
-        intervalDeadline = nil
+        timers.stopInterval()
         timerFired(at: now, &actions)
     }
 
@@ -281,13 +281,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     }
 
     mutating func timerFired(at now: Instant, _ actions: inout [PipelineAction]) {
-        if let due = summaryDeadline, now >= due {
-            summaryDeadline = nil
-            actions.append(.deliverSummaries)
-        }
+        if timers.takeSummaryDue(at: now) { actions.append(.deliverSummaries) }
         gate.passTime(to: now)
-        if let deadline = intervalDeadline, now >= deadline {
-            intervalDeadline = now.advanced(by: settings.flushInterval)
+        if timers.takeIntervalDue(at: now, every: settings.flushInterval) {
             storedSinceFlush = 0
             request(exhaustive: false, waiters: [], &actions)
         }
@@ -340,8 +336,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         else { return }
         if let waiting = purges.abandon() { actions.append(.resumePurges(waiting, BinobanPurgeResult())) }
         life = .stopped
-        intervalDeadline = nil
-        summaryDeadline = nil
+        timers.stopAll()
         gate.close()
         abandonPasses(.interrupted, &actions)
         actions.append(.finish)

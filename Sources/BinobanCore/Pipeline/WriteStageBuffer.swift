@@ -28,9 +28,9 @@ struct WriteStageBuffer {
     private(set) var chunkIDs: [String] = []
     /// The positions in ``chunk`` of events a caller awaits (kept only when ``namesEvents``).
     private var chunkAwaited: [Int] = []
-    /// The events the appends stored, each with its batch and message id (kept only when ``namesEvents``), until
-    /// the driver takes them: the ids travel from the encoded event to the delivery reports, never read back.
-    private var placedEvents: [PlacedEvent] = []
+    /// The events the appends stored, as runs of message ids by batch (kept only when ``namesEvents``), until the
+    /// driver takes them: the ids travel from the encoded event to the delivery reports, never read back.
+    private var placedRuns: [PlacedRun] = []
     /// The events the stages dropped since the last ``takeStageDrops()``, by reason.
     private var stageDrops: [StageDrop] = []
     /// The message ids of the events the last append refused as oversize, and of those the last failure lost.
@@ -195,30 +195,38 @@ struct WriteStageBuffer {
         return result
     }
 
-    /// Notes which batch each event of the stored prefix went to, with its message id, from the storage's runs of
-    /// stored events (the oversize ones are not among them); the events of the refused suffix stay.
+    /// Notes which batch the events of the stored prefix went to, with their message ids, from the storage's runs
+    /// of stored events (the oversize ones are not among them); the events of the refused suffix stay. A storage
+    /// that does not report placements leaves them unplaced (see `placements`).
     private mutating func place(taken: Int, oversize: [Int], _ placements: [BinobanBatchPlacement]) {
-        let skipped = Set(oversize)
-        var runs = placements[...]
+        var skipped = oversize[...]
         var awaited = chunkAwaited[...]
-        for position in 0..<taken where !skipped.contains(position) {
-            // The stored event at `position` is the next one of the first run left. A storage that does not report
-            // placements leaves it unplaced (see `placements`).
-            guard let first = runs.indices.first else { break }
-            let batch = runs[first].batch
-            runs[first].eventCount -= 1
-            if runs[first].eventCount <= 0 { runs.removeFirst() }
-            let isAwaited = awaited.first == position
-            if isAwaited { awaited.removeFirst() }
-            placedEvents.append(PlacedEvent(batch: batch, messageId: chunkIDs[position], isAwaited: isAwaited))
+        var position = 0
+        for placement in placements {
+            var run = PlacedRun(batch: placement.batch)
+            run.messageIds.reserveCapacity(placement.eventCount)
+            while run.messageIds.count < placement.eventCount, position < taken {
+                defer { position += 1 }
+                if skipped.first == position {
+                    skipped.removeFirst()
+                    if awaited.first == position { awaited.removeFirst() }
+                    continue
+                }
+                run.messageIds.append(chunkIDs[position])
+                if awaited.first == position {
+                    awaited.removeFirst()
+                    run.awaitedIds.append(chunkIDs[position])
+                }
+            }
+            placedRuns.append(run)
         }
         chunkAwaited = chunkAwaited.filter { $0 >= taken }.map { $0 - taken }
     }
 
     /// Where the events of the appends since the last call were stored, with their message ids.
-    mutating func takePlacedEvents() -> [PlacedEvent] {
-        defer { placedEvents = [] }
-        return placedEvents
+    mutating func takePlacedRuns() -> [PlacedRun] {
+        defer { placedRuns = [] }
+        return placedRuns
     }
 
     /// The message ids of the events the intake dropped, oldest first, to keep its bound (drop-oldest) in the

@@ -273,7 +273,7 @@ struct AwaitedDeliveryTests {
         }
         #expect(bytes == chunk[0].count + chunk[1].count)
         #expect(placedBytes == [bytes])
-        #expect(buffer.takePlacedEvents().isEmpty)
+        #expect(buffer.takePlacedRuns().isEmpty)
         #expect(buffer.oversizeIDs.isEmpty)
     }
 }

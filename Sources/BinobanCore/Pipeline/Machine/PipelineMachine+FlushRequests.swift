@@ -9,7 +9,7 @@ extension PipelineMachine {
         guard life == .running else { return }
         if !new.enabled {
             guard old.enabled else { return }
-            intervalDeadline = nil
+            timers.stopInterval()
             abandonPasses(.paused, &actions)
             resolveTicketsBehindHold(.paused, &actions)
             work.removeAll { $0.state == .queued }
@@ -18,14 +18,14 @@ extension PipelineMachine {
         if !old.enabled {
             storedSinceFlush = 0
             request(exhaustive: false, waiters: [], &actions)
-            intervalDeadline = now.advanced(by: new.flushInterval)
+            timers.armInterval(at: now, every: new.flushInterval)
             return
         }
         if storedSinceFlush >= new.flushAt {
             storedSinceFlush = 0
             request(exhaustive: false, waiters: [], &actions)
         }
-        if new.flushInterval != old.flushInterval { intervalDeadline = now.advanced(by: new.flushInterval) }
+        if new.flushInterval != old.flushInterval { timers.armInterval(at: now, every: new.flushInterval) }
     }
 
     mutating func honour(_ tickets: [EventIntake.FlushTicket], _ actions: inout [PipelineAction]) {
