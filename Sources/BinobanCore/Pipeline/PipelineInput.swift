@@ -19,8 +19,13 @@ enum PipelineInput<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     case written(BinobanStorageWriteReport, storedBytes: Int, moreInDrain: Bool, placedBytes: [Int] = [])
     /// The write stage's before-send stages dropped events of the chunk it is writing, by reason.
     case stageDropped([StageDrop])
-    /// An append failed: `lost` events of the chunk were not stored (the driver discarded them).
-    case writeFailed(lost: Int, moreInDrain: Bool, message: String)
+    /// An append failed: `lost` events of the chunk were not stored (the driver discarded them). `stored` is what
+    /// the append stored before the failure (its events are queued like a written chunk's; with placements when
+    /// the storage reported them, otherwise unplaced in ``QueueLedger``), `storedBytes` their encoded bytes and
+    /// `placedBytes` the bytes of each of its placements, as for ``written(_:storedBytes:moreInDrain:placedBytes:)``.
+    case writeFailed(
+        lost: Int, moreInDrain: Bool, message: String, stored: BinobanStorageWriteReport = .init(),
+        storedBytes: Int = 0, placedBytes: [Int] = [])
     /// The open batch was closed (`closed` says what that evicted) and the finished batches listed, oldest first.
     case listed([BinobanBatchID], closed: BinobanStorageWriteReport = .init())
     /// Closing or listing failed.

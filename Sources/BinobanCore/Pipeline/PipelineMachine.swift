@@ -159,7 +159,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
                 let key = statistics.dropped.countStageDrops(drop.count, reason: drop.reason)
                 deliver(.dropped(.stage(key)), drop.count, .named(drop.messageIds), &actions)
             }
-        case .writeFailed(let lost, let moreInDrain, let message):
+        case .writeFailed(let lost, let moreInDrain, let message, let stored, let storedBytes, let placedBytes):
+            recordStoredBeforeFailure(stored, storedBytes: storedBytes, placedBytes: placedBytes, at: now, &actions)
             statistics.dropped.storageFailure += lost
             deliver(.dropped(.storageFailure), lost, .lost, &actions)
             actions.append(.report(.storage, "\(lost) events could not be stored: \(message)", eventCount: lost))
@@ -291,7 +292,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             life = .stopping(deadline: deadline, deadlinePassed: true)
             actions.append(.cancelUploads)
             abandonPasses(.interrupted, &actions)
-            work.removeAll { $0.state == .queued || $0.state == .ready }
+            letGoOfWaitingWork(&actions)
         }
     }
 
@@ -339,6 +340,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         timers.stopAll()
         gate.close()
         abandonPasses(.interrupted, &actions)
+        letGoOfUnsettledWork(&actions)
         actions.append(.finish)
     }
 

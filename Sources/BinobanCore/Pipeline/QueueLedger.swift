@@ -14,9 +14,11 @@
 /// know that leaves takes from them, as many as it holds and as many as there are, so their count falls to zero
 /// as those batches go (Docs/Decisions/0257).
 ///
-/// A storage that does not report placements leaves its events unplaced: a batch the ledger does not know then
-/// takes from them, as many as it holds and as many as there are (the only estimate here; both storages of this
-/// package place every event).
+/// A storage that does not report placements leaves its events unplaced, and so does an append that failed
+/// part-way (the failure says how many events it stored, not where): a batch the ledger does not know then takes
+/// from them, as many as it holds and as many as there are, and a known batch that holds more events than were
+/// placed in it takes the difference (the only estimates here; both storages of this package place every event
+/// they store without a failure).
 struct QueueLedger: Sendable, Equatable {
     /// Events, and their encoded bytes.
     struct Share: Sendable, Equatable {
@@ -87,7 +89,14 @@ struct QueueLedger: Sendable, Equatable {
     /// A batch holding `events` events left storage; returns the share of it the count held, which left the count.
     mutating func left(_ batch: BinobanBatchID, events: Int) -> Share {
         let share: Share
-        if let known = byBatch.removeValue(forKey: batch) {
+        if var known = byBatch.removeValue(forKey: batch) {
+            // More events than were placed in it: an append that failed part-way stored the rest unplaced, in
+            // the batch it was filling (earlier runs' batches are finished, never appended to).
+            if events > known.events {
+                let extra = takeUnplaced(events - known.events)
+                known.events += extra.events
+                known.bytes += extra.bytes
+            }
             share = known
         } else if unplaced.events > 0 {
             share = takeUnplaced(events)

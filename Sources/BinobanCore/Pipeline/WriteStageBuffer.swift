@@ -236,16 +236,19 @@ struct WriteStageBuffer {
         return drain.buffer.prefix(drain.firstLive).map(\.messageIdText)
     }
 
-    /// The append failed: the chunk is dropped; returns how many of its events were lost.
-    mutating func failed(storedBeforeFailure: Int) -> Int {
-        let lost = max(0, chunk.count - storedBeforeFailure)
+    /// The append failed: the chunk is dropped; returns how many of its events were lost, and how many (its first
+    /// ones) the storage kept before the failure, with their encoded bytes.
+    mutating func failed(storedBeforeFailure: Int) -> (lost: Int, stored: Int, storedBytes: Int) {
+        let stored = min(max(0, storedBeforeFailure), chunk.count)
+        let lost = chunk.count - stored
+        let storedBytes = chunk.prefix(stored).reduce(0) { $0 + $1.count }
         chunk = []
         if namesEvents {
             lostIDs = Array(chunkIDs.suffix(lost))
             chunkIDs = []
             chunkAwaited = []
         }
-        return lost
+        return (lost, stored, storedBytes)
     }
 
     /// Tells the write stage what an append did, and returns what the machine needs of that.
@@ -258,8 +261,11 @@ struct WriteStageBuffer {
             // A refused suffix is the machine's to hold or drop: it is not "more in the drain".
             return .written(report, storedBytes: bytes, moreInDrain: hasMoreAfterChunk, placedBytes: placedBytes)
         case .failure(let failure):
-            let lost = failed(storedBeforeFailure: failure.storedEventsBeforeFailure)
-            return .writeFailed(lost: lost, moreInDrain: hasMore, message: "\(failure.error)")
+            let (lost, stored, storedBytes) = failed(storedBeforeFailure: failure.storedEventsBeforeFailure)
+            // What the storage kept is queued: the failure says how many, not in which batch (unplaced).
+            return .writeFailed(
+                lost: lost, moreInDrain: hasMore, message: "\(failure.error)",
+                stored: BinobanStorageWriteReport(storedEvents: stored), storedBytes: storedBytes)
         }
     }
 

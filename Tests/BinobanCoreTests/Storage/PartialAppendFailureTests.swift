@@ -75,6 +75,28 @@ struct PartialAppendFailureTests {
         #expect(harness.reports.all.contains { $0.kind == .storage && $0.eventCount == lost.count })
     }
 
+    @Test("The events it stored before failing are queued until they leave, and the books close")
+    func storedPrefixIsQueued() async throws {
+        let storage = HalfStoringStorage(InMemoryEventStorage(writeKey: "SOURCE"))
+        // No transport: what is stored stays queued, so the statistics show the queue the failure left.
+        let harness = PipelineHarness {
+            $0.storage = storage
+            $0.trackApplicationLifecycleEvents = false
+            $0.transport = nil
+        }
+        await harness.settle()
+        for index in 0..<20 { harness.binoban.track(name: "e\(index)") }
+        _ = await harness.binoban.flushAndWait()
+        let first = try #require(await storage.firstAppend)
+        let statistics = harness.binoban.statistics
+        #expect(statistics.dropped.storageFailure == first.events - first.stored)
+        #expect(statistics.queuedEvents == 20 - (first.events - first.stored))
+        #expect(statistics.storedEvents == statistics.queuedEvents)
+        #expect(
+            statistics.acceptedEvents + statistics.recoveredEvents
+                == statistics.queuedEvents + statistics.uploadedEvents + statistics.dropped.total)
+    }
+
     @Test("flushAndWait() returns after a failed append")
     func flushAndWaitReturnsAfterAFailedAppend() async throws {
         let harness = Self.harness(HalfStoringStorage(InMemoryEventStorage(writeKey: "SOURCE")))
