@@ -86,6 +86,7 @@ final class CurlEngineLoop {
     private func finish(easy: OpaquePointer, code: Int32) {
         guard let transfer = transfers.removeValue(forKey: easy) else { return }
         let outcome = transfer.outcome(code: code)
+        transfer.reportEnd()
         _ = ccurl_multi_remove_handle(multi, easy)
         if case .success = outcome {
             recycle(easy)

@@ -24,6 +24,10 @@ package struct CurlRequest: Sendable {
     /// The CA bundle (PEM file) that verifies the server's certificate; `nil` for the environment's
     /// `SSL_CERT_FILE`, else libcurl's built-in trust store.
     package var caBundlePath: String?
+    /// Called on the engine's thread when the transfer ends (an answer or a failure, not a cancellation), with the
+    /// time it took from the engine taking it to libcurl ending it. This is the engine's own measure: the caller's
+    /// task may resume later when its executor's threads are busy, which says nothing about the deadline.
+    package var ended: (@Sendable (Duration) -> Void)?
 
     /// Creates a request.
     package init(

@@ -21,6 +21,9 @@ final class CurlTransfer {
 
     let id: UInt64
     let easy: OpaquePointer
+    /// When the engine took the request, for ``CurlRequest/ended``.
+    private let startedAt = ContinuousClock.now
+    private var ended: (@Sendable (Duration) -> Void)?
     private(set) var head = AnswerHead()
     private(set) var bodyByteCount = 0
     /// Whether the transfer was stopped because the body passed ``bodyLimit``.
@@ -57,6 +60,7 @@ final class CurlTransfer {
                 return CurlFailure(reason: .invalidRequest, curlCode: nil)
             }
         }
+        ended = request.ended
         let context = Unmanaged.passUnretained(self).toOpaque()
         set(CCURL_OPT_NOSIGNAL, 1)
         set(CCURL_OPT_PROTOCOLS, Int(CCURL_PROTO_HTTP | CCURL_PROTO_HTTPS))
@@ -130,6 +134,11 @@ final class CurlTransfer {
         let message = String(cString: messageBuffer)
         return .failure(
             CurlFailure.classify(code: Int(code), osErrno: osErrno, message: message, headComplete: head.isComplete))
+    }
+
+    /// Tells the request's observer, if any, how long the transfer took on the engine's clock.
+    func reportEnd() {
+        ended?(ContinuousClock.now - startedAt)
     }
 
     fileprivate func takeHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool {
