@@ -124,27 +124,6 @@ public struct TestCertificates: Sendable {
     }
 }
 
-extension ScriptedPythonServer {
-    /// A port on 127.0.0.1 that nothing listens on: bound by a socket that is closed at once.
-    public static func boundPort() throws -> UInt16 {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = [
-            "python3", "-c",
-            "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1]); s.close()",
-        ]
-        let output = Pipe()
-        probe.standardOutput = output
-        try probe.run()
-        probe.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard let port = UInt16(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw Failure(description: "no free port: \(text)")
-        }
-        return port
-    }
-}
-
 /// Owned by one test: its process and pipes are not shared across tasks.
 @available(*, unavailable)
 extension ScriptedPythonServer: Sendable {}

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import TestSupport
 import Testing
 
 /// Every event the ingest received, decoded, in arrival order.
@@ -172,9 +173,10 @@ struct BinobanSendCommandTests {
     }
 
     @Test func anUnreachableIngestKeepsTheEventsAndExitsWith1() async throws {
-        let server = LoopbackHTTPServer(responder: .always(.ok))
-        let port = try server.start()
-        server.stop()
+        // Nothing listens there while the test runs (the port is held, so no other test's server can take it).
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let output = try await SDKCoreProcess.run(
@@ -213,9 +215,10 @@ struct BinobanSendCommandTests {
     }
 
     @Test func aHostWithoutASchemeGetsANoteSayingWhereBatchesGo() async throws {
-        let server = LoopbackHTTPServer(responder: .always(.ok))
-        let port = try server.start()
-        server.stop()
+        // Nothing listens there while the test runs (the port is held, so no other test's server can take it).
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         // 127.0.0.1:PORT without http:// is reached over HTTPS; the note says so and gives the plain-HTTP spelling.
         let output = try await SDKCoreProcess.run(
             ["binoban", "send", "--max-retries", "0", "--api-host", "127.0.0.1:\(port)", "--source", "S", "-"],

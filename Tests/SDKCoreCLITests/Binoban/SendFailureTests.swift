@@ -2,6 +2,7 @@ import BinobanCore
 import BinobanCoreURLSession
 import Foundation
 import LoopbackHTTP
+import TestSupport
 import Testing
 
 @testable import sdkcore
@@ -48,9 +49,10 @@ struct SendFailureTests {
     }
 
     @Test func aRequestWithoutAnAnswerSaysWhy() async throws {
-        let server = LoopbackHTTPServer(responder: .always(.ok))
-        let port = try server.start()
-        server.stop()
+        // Nothing listens there while the test runs (the port is held, so no other test's server can take it).
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         let output = try await SDKCoreProcess.run(
             [
                 "binoban", "send", "--max-retries", "0", "--api-host", "http://127.0.0.1:\(port)", "--api-key", "K",

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,14 +11,6 @@ import Glibc
 private func numberedLines(_ count: Int, from first: Int = 1) -> String {
     (first..<first + count).map { #"{"type": "track", "name": "e", "properties": {"line": \#($0)}}"# }
         .joined(separator: "\n") + "\n"
-}
-
-/// A port on 127.0.0.1 where nothing listens (a server started there and stopped): connections are refused.
-private func refusedPort() throws -> Int {
-    let server = LoopbackHTTPServer(responder: .always(.ok))
-    let port = try server.start()
-    server.stop()
-    return Int(port)
 }
 
 @Suite("sdkcore binoban send --storage: one owner, the identity kept, an outage that loses nothing")
@@ -59,7 +52,10 @@ struct SendStorageTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let input = try directory.write("events.jsonl", numberedLines(60_000))
-        let downPort = try refusedPort()
+        // The ingest is down: nothing listens on a port held for the whole test.
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let downPort = refusing.port
         let first = try SDKCoreChild(
             [
                 "binoban", "send", "--progress", "plain", "--storage", directory.url.path, "--api-host",

@@ -66,8 +66,9 @@ struct TransportFailureReportTests {
     #if os(Linux)
     @Test("libcurl, nothing listening: refused, with curl's code")
     func curlRefused() async throws {
-        let port = try ScriptedPythonServer.boundPort()
-        let run = await Self.run(apiHost: "http://127.0.0.1:\(port)", transport: CurlEventTransport())
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let run = await Self.run(apiHost: "http://127.0.0.1:\(refusing.port)", transport: CurlEventTransport())
         Self.checkKept(run, reason: .refused, detail: "curl code 7")
     }
 
@@ -89,8 +90,9 @@ struct TransportFailureReportTests {
 
     @Test("URLSession, nothing listening: refused, with the URLError code")
     func urlSessionRefused() async throws {
-        let port = try ScriptedPythonServer.boundPort()
-        let run = await Self.run(apiHost: "http://127.0.0.1:\(port)", transport: URLSessionEventTransport())
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let run = await Self.run(apiHost: "http://127.0.0.1:\(refusing.port)", transport: URLSessionEventTransport())
         Self.checkKept(run, reason: .refused, detail: "URLError -1004")
     }
 

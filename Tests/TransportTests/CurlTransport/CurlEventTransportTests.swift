@@ -189,8 +189,9 @@ struct CurlEventTransportTests {
 
     @Test("Nothing listens: refused")
     func refused() async throws {
-        let port = try Self.closedPort()
-        let error = await Self.failure(CurlEventTransport(), URL(string: "http://127.0.0.1:\(port)/b")!)
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let error = await Self.failure(CurlEventTransport(), URL(string: "http://127.0.0.1:\(refusing.port)/b")!)
         #expect(error?.reason == .refused)
         #expect(error?.curlCode == 7)
     }
@@ -213,11 +214,6 @@ struct CurlEventTransportTests {
         await #expect(throws: CancellationError.self) { try await task.value }
     }
 
-    /// A port on 127.0.0.1 nothing listens on: bound, then closed.
-    static func closedPort() throws -> UInt16 {
-        let socket = try ScriptedPythonServer.boundPort()
-        return socket
-    }
 }
 
 /// The same transport over TLS with a throwaway CA.
