@@ -1,0 +1,407 @@
+import BinobanCoreTesting
+import Foundation
+import Testing
+
+@testable import BinobanCore
+
+/// What a ``SeededIngest`` throws for a request it leaves unanswered.
+private struct SeededIngestUnanswered: Error {}
+
+/// An ingest whose answers come from a seed, in the order requests arrive: 200, 429 with `Retry-After` 0 or 1 s,
+/// 500, 400, or no answer. It keeps the message ids of every batch it answered, with the answer.
+private final class SeededIngest: BinobanEventTransport {
+    /// One answered request.
+    struct Answered {
+        var messageIds: [String]
+        /// The status, or `nil` when the request got no answer.
+        var status: Int?
+    }
+
+    private let random: SeededRandomSource
+    /// Out of 100, how many answers are 200 (the rest are shared among the failures).
+    private let healthy: Int
+    private let answered = LockedValue<[Answered]>([])
+
+    init(seed: UInt64, healthy: Int) {
+        random = SeededRandomSource(seed: seed)
+        self.healthy = healthy
+    }
+
+    var requests: [Answered] { answered.withLock { $0 } }
+
+    /// The message ids of every batch answered 2xx, in the order the answers were given.
+    var ingested: [String] { requests.filter { ($0.status ?? 0) / 100 == 2 }.flatMap(\.messageIds) }
+
+    func send(_ request: BinobanTransportRequest) async throws -> BinobanTransportResponse {
+        let ids = try UploadedBatch.decode(request.body).batch.map(\.messageId)
+        // The answer is chosen and recorded under one lock, so the record's order is the answers' order.
+        let answer: (status: Int?, retryAfter: Int?) = answered.withLock { answered in
+            let roll = Int(random.next() % 100)
+            let failure = roll < healthy ? -1 : Int(random.next() % 6)
+            let answer: (Int?, Int?) =
+                switch failure {
+                case -1: (200, nil)
+                case 0: (429, 0)
+                case 1: (429, 1)
+                case 2: (500, nil)
+                case 3: (400, nil)
+                default: (nil, nil)
+                }
+            answered.append(Answered(messageIds: ids, status: answer.0))
+            return answer
+        }
+        guard let status = answer.status else { throw SeededIngestUnanswered() }
+        return BinobanTransportResponse(
+            statusCode: status, headers: answer.retryAfter.map { ["Retry-After": String($0)] } ?? [:])
+    }
+}
+
+/// Waits for one awaited server call to hand its event over: resumed by the instance's admission report, or by
+/// the call's own return (a call the instance did not take reports no admission).
+private final class AwaitedCallHandover: Sendable {
+    private struct State {
+        var number: UInt64 = 0
+        var waiting: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = LockedValue(State())
+
+    /// Runs `start` with this wait's number once the waiter is in place; returns when resumed.
+    func wait(_ start: (UInt64) -> Void) async {
+        await withCheckedContinuation { continuation in
+            let number = state.withLock { state in
+                state.number += 1
+                state.waiting = continuation
+                return state.number
+            }
+            start(number)
+        }
+    }
+
+    func admitted() { resume { _ in true } }
+
+    func returned(_ number: UInt64) { resume { $0 == number } }
+
+    private func resume(if matches: (UInt64) -> Bool) {
+        state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard matches(state.number) else { return nil }
+            defer { state.waiting = nil }
+            return state.waiting
+        }?.resume()
+    }
+}
+
+/// What the callers of one run were told, recorded as the instance told it.
+private final class CallerRecord: Sendable {
+    private struct State {
+        /// Each awaited flush started through the synchronous hook, with every result it was handed.
+        var flushResults: [Int: [BinobanFlushResult]] = [:]
+        /// Each awaited server call's message id, with every outcome the instance settled it with.
+        var settled: [String: [BinobanEventOutcome]] = [:]
+    }
+
+    private let state = LockedValue(State())
+
+    func startFlush() -> Int {
+        state.withLock { state in
+            let number = state.flushResults.count
+            state.flushResults[number] = []
+            return number
+        }
+    }
+
+    func resolveFlush(_ number: Int, _ result: BinobanFlushResult) {
+        state.withLock { $0.flushResults[number, default: []].append(result) }
+    }
+
+    func flushResults(_ number: Int) -> [BinobanFlushResult] { state.withLock { $0.flushResults[number] ?? [] } }
+
+    var allFlushResults: [Int: [BinobanFlushResult]] { state.withLock { $0.flushResults } }
+
+    func settle(_ messageId: String, _ outcome: BinobanEventOutcome) {
+        state.withLock { $0.settled[messageId, default: []].append(outcome) }
+    }
+
+    var settled: [String: [BinobanEventOutcome]] { state.withLock { $0.settled } }
+}
+
+/// One seeded run of a real instance: its loop thread, its machine, a real storage (in memory with tiny caps, or
+/// the default file storage in a temporary directory) and a seeded ingest, on a manual clock. A seeded sequence
+/// of calls (`track`, `server.track`, awaited server calls, `flush`, `flushAndWait`, pause and resume,
+/// `purgeBacklog`, time passing) ends with a shutdown; the checks are what a user can see: results, outcomes,
+/// statistics, delivery reports and what the ingest received.
+private struct LoopModelRun {
+    let seed: UInt64
+    let random: SeededRandomSource
+    /// The calls made so far, shown when a check fails.
+    /// `LOOP_MODEL_TRACE=1` in the environment also writes each to standard error as it is made.
+    var trace: [String] = [] {
+        didSet {
+            guard ProcessInfo.processInfo.environment["LOOP_MODEL_TRACE"] != nil, let last = trace.last else { return }
+            FileHandle.standardError.write(Data("\(last)\n".utf8))
+        }
+    }
+
+    init(seed: UInt64) {
+        self.seed = seed
+        random = SeededRandomSource(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ 0x2545_F491)
+    }
+
+    /// A seeded number in `0..<count`.
+    func pick(_ count: Int) -> Int { Int(random.next() % UInt64(count)) }
+
+    mutating func run() async throws {
+        if pick(4) == 0 {
+            try await withTemporaryDirectory { directory in
+                try await run(directory: directory.appendingPathComponent("binoban", isDirectory: true))
+            }
+        } else {
+            try await run(directory: nil)
+        }
+    }
+
+    mutating func run(directory: URL?) async throws {
+        let limits = BinobanStorageLimits(
+            maxEventBytes: 2_000, maxBatchBytes: 2_000 + pick(3_001), envelopeOverheadBytes: 100,
+            maxFinishedBatches: 1 + pick(3), maxTotalBytes: 3_000 + pick(5_001))
+        let clock = ManualClock()
+        let ingest = SeededIngest(seed: seed, healthy: [30, 60, 85][pick(3)])
+        let deliveries = DeliveryRecorder()
+        let callers = CallerRecord()
+        var configuration = Configuration(apiKey: "KEY", sourceIdentifier: "SRC")
+        configuration.apiHost = "api.binoban.io"
+        if let directory {
+            configuration.storageDirectory = directory
+        } else {
+            configuration.storage = InMemoryEventStorage(limits: limits, writeKey: "SRC")
+            configuration.keyValueStore = InMemoryKeyValueStore()
+        }
+        configuration.storageLimits = limits
+        configuration.transport = ingest
+        configuration.clock = clock
+        configuration.wallClock = clock
+        configuration.randomSource = SeededRandomSource(seed: seed)
+        configuration.contextProvider = FixedContextProvider()
+        configuration.trackApplicationLifecycleEvents = false
+        configuration.flushAt = 1 + pick(6)
+        configuration.flushInterval = Double(5 + pick(26))
+        configuration.uploadMaxRetries = pick(4)
+        configuration.maxConcurrentUploads = 1 + pick(2)
+        configuration.maxFilesPerFlush = 1 + pick(3)
+        configuration.writeStageCapacity = 4 + pick(29)
+        configuration.backpressure = pick(3) == 0 ? .dropNewest : .dropOldest
+        if pick(4) == 0 { configuration.maxEventAge = .seconds(20 + pick(41)) }
+        configuration.deliveryObserver = deliveries
+        configuration.errorHandler = { _ in }
+        trace.append(
+            "seed \(seed): \(directory == nil ? "memory" : "files") \(limits) flushAt \(configuration.flushAt) "
+                + "interval \(configuration.flushInterval) retries \(configuration.uploadMaxRetries) "
+                + "uploads \(configuration.maxConcurrentUploads) files \(configuration.maxFilesPerFlush) "
+                + "stage \(configuration.writeStageCapacity) \(configuration.backpressure) "
+                + "maxAge \(configuration.maxEventAge.map { "\($0)" } ?? "none")")
+        let binoban = Binoban.create(configuration: configuration)
+        #expect(binoban.isOperational)
+
+        let handover = AwaitedCallHandover()
+        binoban.observeAwaitedCalls(
+            admitted: { handover.admitted() }, settled: { messageId, outcome in callers.settle(messageId, outcome) })
+        await binoban.waitUntilQuiet()
+
+        var awaitedCalls: [(messageId: String, task: Task<BinobanEventOutcome, Never>)] = []
+        var awaitedFlushes: [Task<BinobanFlushResult, Never>] = []
+        var purges: [Task<BinobanPurgeResult, Never>] = []
+        var paused = false
+        let steps = 40 + pick(41)
+        for step in 0..<steps {
+            let roll = pick(100)
+            switch roll {
+            case 0..<30:
+                let oversize = pick(25) == 0
+                trace.append("\(step) track\(oversize ? " oversize" : "")")
+                binoban.track(
+                    name: "t\(step)",
+                    properties: oversize ? ["pad": .string(String(repeating: "x", count: 2_100))] : [:])
+            case 30..<45:
+                trace.append("\(step) server.track")
+                binoban.server.track(name: "s\(step)", as: BinobanEventIdentity(userId: "u\(pick(3))"))
+            case 45..<53:
+                let messageId = "awaited-\(seed)-\(step)"
+                trace.append("\(step) awaited server.track \(messageId)")
+                var started: Task<BinobanEventOutcome, Never>?
+                await handover.wait { number in
+                    started = Task { [server = binoban.server.awaitingDelivery] in
+                        let outcome = await server.track(
+                            name: "a\(step)", as: BinobanEventIdentity(anonymousId: "anon"),
+                            fields: BinobanMessageFields(messageId: messageId))
+                        handover.returned(number)
+                        return outcome
+                    }
+                }
+                if let started { awaitedCalls.append((messageId, started)) }
+            case 53..<59:
+                trace.append("\(step) flush")
+                binoban.flush()
+            case 59..<64:
+                // An awaited flush the test waits for, moving time through the loop's deadlines until it resolves.
+                let number = callers.startFlush()
+                trace.append("\(step) awaited flush #\(number)")
+                binoban.flush { callers.resolveFlush(number, $0) }
+                var hops = 0
+                await binoban.waitUntilQuiet()
+                while callers.flushResults(number).isEmpty, hops < 1_000,
+                    let wait = await binoban.timeUntilNextDeadline()
+                {
+                    clock.advance(by: wait)
+                    await binoban.waitUntilQuiet()
+                    hops += 1
+                }
+                #expect(
+                    callers.flushResults(number).count == 1,
+                    "awaited flush #\(number) unresolved after \(hops) deadlines\n\(trace.joined(separator: "\n"))")
+            case 64..<68:
+                trace.append("\(step) flushAndWait in a task")
+                awaitedFlushes.append(Task { await binoban.flushAndWait() })
+            case 68..<73:
+                paused.toggle()
+                trace.append("\(step) enabled = \(!paused)")
+                binoban.enabled = !paused
+            case 73..<76:
+                trace.append("\(step) purgeBacklog in a task")
+                purges.append(Task { await binoban.purgeBacklog() })
+            default:
+                let target = clock.now.advanced(by: .milliseconds(pick(2) == 0 ? 0 : pick(8_000)))
+                trace.append("\(step) advance to \(target)")
+                await advance(clock, binoban, to: target)
+            }
+            await binoban.waitUntilQuiet()
+            checkBooks(binoban.statistics, ingest, when: "after step \(step)")
+        }
+
+        // A shutdown with no grace period: the loop stops at its next turn, whatever is in flight or kept. (With a
+        // grace period, the loop is not quiet while the shutdown drains, so time cannot be stepped through it.)
+        trace.append("shutdown(gracePeriod: .zero)")
+        _ = await binoban.shutdown(gracePeriod: .zero)
+        await binoban.waitUntilQuiet()
+        await binoban.waitUntilQuiet()
+
+        // Every awaited flush and awaited event resolved exactly once.
+        for (number, results) in callers.allFlushResults {
+            #expect(results.count == 1, "awaited flush #\(number): \(results)\n\(traceText)")
+        }
+        for flush in awaitedFlushes { _ = await flush.value }
+        var purged = 0
+        for purge in purges { purged += await purge.value.purgedEvents }
+        let statistics = binoban.statistics
+        let settled = callers.settled
+        let ingested = ingest.ingested
+        let ingestedSet = Set(ingested)
+        for (messageId, task) in awaitedCalls {
+            let outcome = await task.value
+            let settlements = settled[messageId] ?? []
+            switch outcome {
+            case .finished(let delivery):
+                #expect(
+                    settlements == [outcome], "\(messageId): returned \(outcome), settled \(settlements)\n\(traceText)")
+                #expect(
+                    ingestedSet.contains(messageId) == (delivery == .uploaded),
+                    "\(messageId): \(outcome), ingested: \(ingestedSet.contains(messageId))\n\(traceText)")
+            case .unfinished:
+                #expect(settlements.count <= 1, "\(messageId): settled \(settlements)\n\(traceText)")
+            case .notAccepted, .cancelled:
+                Issue.record("\(messageId): \(outcome) from a running instance\n\(traceText)")
+            }
+        }
+        #expect(statistics.dropped.purged == purged, "\(statistics)\n\(traceText)")
+
+        // The last requests of the shutdown's flush may be answered after the loop stopped: their events stay
+        // stored (sent again by a later run), so what the ingest took is at least what was counted uploaded.
+        checkBooks(statistics, ingest, when: "after shutdown", lateAnswers: true)
+        checkReports(deliveries.deliveries, statistics, ingested: ingested)
+    }
+
+    private var traceText: String { trace.joined(separator: "\n") }
+
+    /// Moves the clock to `target` one loop deadline at a time, letting the loop settle after each.
+    private func advance(_ clock: ManualClock, _ binoban: Binoban, to target: ManualClock.Instant) async {
+        await binoban.waitUntilQuiet()
+        while let wait = await binoban.timeUntilNextDeadline(), clock.now.advanced(by: wait) <= target {
+            clock.advance(by: wait)
+            await binoban.waitUntilQuiet()
+        }
+        if clock.now < target { clock.advance(by: clock.now.duration(to: target)) }
+    }
+
+    /// The statistics close while the loop is quiet, and the ingest received exactly the uploaded events, each once.
+    private func checkBooks(
+        _ statistics: BinobanStatistics, _ ingest: SeededIngest, when: String, lateAnswers: Bool = false
+    ) {
+        let comment = Comment(rawValue: "\(when): \(statistics)\n\(traceText)")
+        #expect(
+            statistics.acceptedEvents + statistics.recoveredEvents
+                == statistics.queuedEvents + statistics.uploadedEvents + statistics.dropped.total,
+            comment)
+        #expect(statistics.queuedEvents >= 0, comment)
+        let ingested = ingest.ingested
+        #expect(Set(ingested).count == ingested.count, "an event ingested twice \(when)\n\(traceText)")
+        let accepted = ingest.requests.filter { ($0.status ?? 0) / 100 == 2 }.count
+        if lateAnswers {
+            #expect(ingested.count >= statistics.uploadedEvents, comment)
+            #expect(accepted >= statistics.uploadedBatches, comment)
+        } else {
+            #expect(ingested.count == statistics.uploadedEvents, comment)
+            #expect(accepted == statistics.uploadedBatches, comment)
+            #expect(statistics.requests.accepted == accepted, comment)
+        }
+    }
+
+    /// The delivery observer's final reports add up to the statistics; what it reports uploaded is what the ingest
+    /// received, and nothing the ingest received is reported dropped or rejected.
+    private func checkReports(_ reports: [BinobanDelivery], _ statistics: BinobanStatistics, ingested: [String]) {
+        let comment = Comment(rawValue: "\(statistics)\n\(reports)\n\(traceText)")
+        func events(_ matching: (BinobanDeliveryOutcome) -> Bool) -> Int {
+            reports.filter { matching($0.outcome) }.reduce(0) { $0 + $1.eventCount }
+        }
+        func dropped(_ reason: BinobanDropReason) -> Int { events { $0 == .dropped(reason) } }
+        #expect(events { $0 == .uploaded } == statistics.uploadedEvents, comment)
+        #expect(events { if case .rejected = $0 { true } else { false } } == statistics.dropped.rejected, comment)
+        let drops = statistics.dropped
+        #expect(dropped(.paused) == drops.paused, comment)
+        #expect(dropped(.writeStageOverflow) == drops.writeStageOverflow, comment)
+        #expect(dropped(.oversize) == drops.oversize, comment)
+        #expect(dropped(.storageEviction) == drops.storageEviction, comment)
+        #expect(dropped(.storageFull) == drops.storageFull, comment)
+        #expect(dropped(.storageFailure) == drops.storageFailure, comment)
+        #expect(dropped(.purged) == drops.purged, comment)
+        #expect(dropped(.expired) == drops.expired, comment)
+        #expect(events { $0.isFinal } == statistics.uploadedEvents + drops.total, comment)
+        for report in reports where report.outcome.isFinal {
+            #expect(report.messageIds.isEmpty || report.messageIds.count == report.eventCount, comment)
+        }
+        // Every event reported uploaded reached the ingest; one the ingest took after the stop is not reported lost.
+        let uploaded = reports.filter { $0.outcome == .uploaded }.flatMap(\.messageIds)
+        #expect(Set(uploaded).isSubset(of: Set(ingested)), comment)
+        #expect(uploaded.count == statistics.uploadedEvents, comment)
+        let ingestedSet = Set(ingested)
+        let lost = reports.filter { $0.outcome.isFinal && $0.outcome != .uploaded }.flatMap(\.messageIds)
+        #expect(lost.filter(ingestedSet.contains).isEmpty, "ingested but reported lost\n\(comment)")
+    }
+}
+
+@Suite("Seeded model: the real loop, driven through the facade on a manual clock")
+struct LoopModelTests {
+    /// Enough seeds to meet every answer, storage kind and call in many orders (each run takes a few milliseconds);
+    /// `LOOP_MODEL_SEEDS=3,17` in the environment runs those seeds alone.
+    static let seeds: [UInt64] =
+        ProcessInfo.processInfo.environment["LOOP_MODEL_SEEDS"].map {
+            $0.split(separator: ",").compactMap { UInt64($0) }
+        }
+        ?? Array(1...160)
+
+    @Test(
+        "Results, outcomes, statistics, reports and the ingest agree, whatever the seeded calls and answers",
+        .timeLimit(.minutes(1)), arguments: seeds)
+    func seededRun(seed: UInt64) async throws {
+        var run = LoopModelRun(seed: seed)
+        try await run.run()
+    }
+}
