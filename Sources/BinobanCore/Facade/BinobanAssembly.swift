@@ -100,8 +100,8 @@ enum BinobanAssembly {
         let durable = LockedValue(injectedStorage != nil || storageLock != nil)
         let elapsedForStorage = elapsed
 
-        let openStorage: @Sendable (any SerialExecutor) -> any BinobanEventStorage = { executor in
-            if let injectedStorage { return injectedStorage }
+        let openStorage: @Sendable (any SerialExecutor) -> OpenedStorage = { executor in
+            if let injectedStorage { return OpenedStorage(storage: injectedStorage) }
             var initial: BinobanFileEventStorage?
             if let storageLock {
                 do {
@@ -115,7 +115,7 @@ enum BinobanAssembly {
             }
             guard let claim, let path = try? StorageDirectory.fileSystemPath(of: claim.directory) else {
                 durable.withLock { $0 = false }
-                return InMemoryEventStorage(limits: limits.cappedForMemory, writeKey: writeKey)
+                return OpenedStorage(storage: InMemoryEventStorage(limits: limits.cappedForMemory, writeKey: writeKey))
             }
             let environment = FileOrMemoryEventStorage.Environment(
                 openFile: { executor in
@@ -129,8 +129,10 @@ enum BinobanAssembly {
                 report: { reporter.report(.storage, $0) },
                 countFallback: { fallbacks.add() },
                 durable: durable)
-            return FileOrMemoryEventStorage(
+            let storage = FileOrMemoryEventStorage(
                 environment: environment, initial: initial, limits: limits, writeKey: writeKey, executor: executor)
+            return OpenedStorage(
+                storage: storage, foundEvents: storage.foundAtOpen.events, foundBytes: storage.foundAtOpen.bytes)
         }
         let parts = PipelineParts(
             intake: intake,

@@ -127,14 +127,14 @@ actor PipelineLoop: PipelineControl {
     // MARK: The loop
 
     private func run() async {
-        storage = parts.openStorage(thread)
+        let opened = parts.openStorage(thread)
+        storage = opened.storage
         buffer = WriteStageBuffer(for: parts)
         // Called on the host's thread: a flag and, when the loop may be asleep, a signal. The intake calls it once
         // per drain, however many events come.
         parts.intake.setOnWork { [inbox] in inbox.intakeHasWork() }
         // What earlier runs left is counted from the first moment the figures are read.
-        let found = (storage as? FileOrMemoryEventStorage)?.foundAtOpen ?? (events: 0, bytes: 0)
-        await turn([.storageFound(events: found.events, bytes: found.bytes), .started])
+        await turn([.storageFound(events: opened.foundEvents, bytes: opened.foundBytes), .started])
         publish()
         control.withLock { $0.waiters.opened() }
         while !finished {

@@ -1,3 +1,11 @@
+/// A storage just opened, and the events (and their body bytes) earlier runs left in it: the default storage
+/// counts them as it opens its directory (Docs/Decisions/0257); a host's storage reports none.
+struct OpenedStorage: Sendable {
+    var storage: any BinobanEventStorage
+    var foundEvents = 0
+    var foundBytes = 0
+}
+
 /// Everything a driver is made of, gathered by the factory.
 struct PipelineParts: Sendable {
     var intake: EventIntake
@@ -10,8 +18,8 @@ struct PipelineParts: Sendable {
     var requestBuilder: UploadRequestBuilder
     var keyValueStore: (any BinobanKeyValueStore)?
     /// Opens the storage (blocking I/O: run on the pipeline loop's thread, which the default file storage then
-    /// runs on too: the executor given). The fallback is the factory's decision.
-    var openStorage: @Sendable (any SerialExecutor) -> any BinobanEventStorage
+    /// runs on too: the executor given), with what earlier runs left in it. The fallback is the factory's decision.
+    var openStorage: @Sendable (any SerialExecutor) -> OpenedStorage
     var instanceId: String
     /// The statistics the facade reads, published after every step.
     var statistics: LockedValue<BinobanStatistics>
