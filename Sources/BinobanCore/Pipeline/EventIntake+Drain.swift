@@ -54,6 +54,7 @@ extension EventIntake {
             state.overflowDrops = 0
             state.pausedDrops = 0
             summary.closed = state.closed
+            state.closeTaken = state.closed
             drain.summary = summary
             publishDepth(0)
             let waiters = state.roomWaiters.map(\.continuation)

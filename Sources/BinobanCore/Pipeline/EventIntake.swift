@@ -36,6 +36,8 @@ final class EventIntake: Sendable {
         var settingsSignalled = false
         var pausedSinceDrain = false
         var closed = false
+        /// A drain has handed the close to the pipeline: the intake stays closed, but that is no longer work.
+        var closeTaken = false
         /// The pipeline's encoder, once it runs: events whose caller encoded their head are completed with it.
         var encoder: EventEncoder?
         /// `onWork` was called since the last drain.
@@ -53,7 +55,7 @@ final class EventIntake: Sendable {
 
         var hasWork: Bool {
             liveCount > 0 || !tickets.isEmpty || identityDirty || settingsDirty || overflowDrops > 0
-                || pausedDrops > 0 || closed
+                || pausedDrops > 0 || (closed && !closeTaken)
         }
 
         /// Whether the caller must call `onWork` now (the first work since the last drain).

@@ -165,4 +165,27 @@ struct PipelineLoopTests {
         // The thread has exited (or is exiting): these calls run on the fallback queue.
         for expected in 2...4 { #expect(await onLoop.call() == expected) }
     }
+
+    @Test(
+        "A graceful shutdown that waits on a closed gate is quiet: the closed intake is not work",
+        .timeLimit(.minutes(1)))
+    func shutdownBehindAClosedGateIsQuiet() async throws {
+        let harness = PipelineHarness(script: [.retryAfter(1)])
+        await harness.settle()
+        harness.binoban.track(name: "a")
+        harness.binoban.flush()
+        await harness.binoban.waitUntilQuiet()
+        let start = harness.clock.now
+        let binoban = harness.binoban
+        let shutdown = Task { await binoban.shutdown(gracePeriod: .seconds(2)) }
+        // The shutdown takes the close and waits for the gate (open at 1 s): the loop has nothing to do until
+        // then. This call never returned while a closed intake counted as work.
+        try await harness.clock.waitUntilSleepers { $0.contains(start.advanced(by: .seconds(1))) }
+        await harness.binoban.waitUntilQuiet()
+        harness.clock.advance(by: .seconds(1))
+        let result = await shutdown.value
+        #expect(result.uploadedEvents == 1, "\(result)")
+        // The 429 and the retry that was answered 200.
+        #expect(try harness.uploadedEvents().map(\.event) == ["a", "a"])
+    }
 }
