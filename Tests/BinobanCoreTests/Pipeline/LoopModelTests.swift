@@ -56,41 +56,6 @@ private final class SeededIngest: BinobanEventTransport {
     }
 }
 
-/// Waits for one awaited server call to hand its event over: resumed by the instance's admission report, or by
-/// the call's own return (a call the instance did not take reports no admission).
-private final class AwaitedCallHandover: Sendable {
-    private struct State {
-        var number: UInt64 = 0
-        var waiting: CheckedContinuation<Void, Never>?
-    }
-
-    private let state = LockedValue(State())
-
-    /// Runs `start` with this wait's number once the waiter is in place; returns when resumed.
-    func wait(_ start: (UInt64) -> Void) async {
-        await withCheckedContinuation { continuation in
-            let number = state.withLock { state in
-                state.number += 1
-                state.waiting = continuation
-                return state.number
-            }
-            start(number)
-        }
-    }
-
-    func admitted() { resume { _ in true } }
-
-    func returned(_ number: UInt64) { resume { $0 == number } }
-
-    private func resume(if matches: (UInt64) -> Bool) {
-        state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard matches(state.number) else { return nil }
-            defer { state.waiting = nil }
-            return state.waiting
-        }?.resume()
-    }
-}
-
 /// What the callers of one run were told, recorded as the instance told it.
 private final class CallerRecord: Sendable {
     private struct State {
@@ -202,7 +167,7 @@ private struct LoopModelRun {
         let binoban = Binoban.create(configuration: configuration)
         #expect(binoban.isOperational)
 
-        let handover = AwaitedCallHandover()
+        let handover = Handover()
         binoban.observeAwaitedCalls(
             admitted: { handover.admitted() }, settled: { messageId, outcome in callers.settle(messageId, outcome) })
         await binoban.waitUntilQuiet()

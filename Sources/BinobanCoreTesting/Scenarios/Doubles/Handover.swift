@@ -1,7 +1,7 @@
 /// Waits for one awaited server call of a scenario to hand its event over: resumed once, by the admission, or by
 /// the call's own return when the instance took nothing (a disabled instance reports no admission). A call that
 /// returns later, while the next call waits, does not resume that one: each wait has its number.
-final class Handover: Sendable {
+package final class Handover: Sendable {
     private struct State {
         var number: UInt64 = 0
         var waiting: CheckedContinuation<Void, Never>?
@@ -9,8 +9,11 @@ final class Handover: Sendable {
 
     private let state = LockedValue(State())
 
+    /// A handover with no call waiting.
+    package init() {}
+
     /// Runs `start` with the waiter in place, passing it this wait's number, and returns once it is resumed.
-    func wait(_ start: (UInt64) -> Void) async {
+    package func wait(_ start: (UInt64) -> Void) async {
         await withCheckedContinuation { continuation in
             let number = state.withLock { state in
                 state.number += 1
@@ -22,10 +25,10 @@ final class Handover: Sendable {
     }
 
     /// The intake took or refused the waiting call's event.
-    func admitted() { resume { _ in true } }
+    package func admitted() { resume { _ in true } }
 
     /// The call of wait `number` returned.
-    func returned(_ number: UInt64) { resume { $0 == number } }
+    package func returned(_ number: UInt64) { resume { $0 == number } }
 
     private func resume(if matches: (UInt64) -> Bool) {
         state.withLock { state -> CheckedContinuation<Void, Never>? in
