@@ -18,7 +18,7 @@ extension PipelineMachine {
             .purged(report.removed.keys.sorted(), readBack: report.readBackIds), &actions)
         for (id, events) in report.removed { dequeue(ledger.left(id, events: events)) }
         // Room was freed: a held write goes again.
-        if report.batches > 0 || report.closed.evictedBatches > 0 { endHold() }
+        if report.batches > 0 || report.closed.evictedBatches > 0 { endHold(&actions) }
         if let failure = report.failure {
             actions.append(.report(.storage, "the backlog could not be purged in full: \(failure)", eventCount: 0))
         }
