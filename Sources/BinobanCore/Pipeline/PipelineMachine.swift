@@ -59,8 +59,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     var storedSinceFlush = 0
 
     var identity: IdentitySaving = .idle
-    /// Purges of the backlog asked for and running.
-    var purges = PurgeRequests()
+    /// Purges of the backlog asked for and running (``PurgeMachine``).
+    var purges = PurgeMachine()
 
     // Uploads.
     var passes: Passes = .none
@@ -214,7 +214,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             // stopped, the deadline is kept but never fires (the driver delivers what is left when it finishes).
             timers.summaryPending(at: at)
         case .purgeRequested(let waiter):
-            purges.requested(waiter)
+            perform(purges.handle(.requested(waiter: waiter)), &actions)
         case .purged(let report):
             found(events: report.closed.recoveredEvents, bytes: report.closed.recoveredBytes, at: now)
             purged(report, &actions)
@@ -305,7 +305,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         guard writes.isDone, identity == .idle, !purges.isRunning,
             uploadsDone, work.isEmpty || deadlinePassed, !listing || deadlinePassed
         else { return }
-        if let waiting = purges.abandon() { actions.append(.resumePurges(waiting, BinobanPurgeResult())) }
+        perform(purges.handle(.stopped), &actions)
         life = .stopped
         timers.stopAll()
         gate.close()
