@@ -52,21 +52,15 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         }
     }
 
-    // Write stage.
-    /// The intake signalled work that was not taken yet.
-    var intakePending = false
-    /// The intake signalled since the write was held: its settings may have changed (a pause or a resume), and
-    /// a held write does not take the intake's events.
-    var settingsMayHaveChanged = false
-    var intakeClosed = false
-    /// A pass that lists after a refusal is always requested, so something frees room or ends a hold
-    /// (``holdRefused(_:)``).
-    var writeStage: WriteStage = .idle
+    /// The write stage: the intake's signals, the current drain and its flush tickets (``WriteStageMachine``).
+    var writes = WriteStageMachine()
+    /// Where the current drain is.
+    var writeStage: WriteStage { writes.stage }
     var storedSinceFlush = 0
 
     var identity: IdentitySaving = .idle
-    /// Purges of the backlog asked for and running.
-    var purges = PurgeRequests()
+    /// Purges of the backlog asked for and running (``PurgeMachine``).
+    var purges = PurgeMachine()
 
     // Uploads.
     var passes: Passes = .none
@@ -122,7 +116,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     /// Whether the pipeline has nothing to do until an input arrives (no action outstanding but timers).
     var isQuiet: Bool {
-        writeStage == .idle && !intakePending && !listing && identity == .idle
+        writes.isIdle && !listing && identity == .idle
             && work.allSatisfy { $0.state == .queued || $0.state == .ready }
     }
 
@@ -144,8 +138,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         case .storageFound(let events, let bytes):
             found(events: events, bytes: bytes, at: now)
         case .intakeHasWork:
-            intakePending = true
-            settingsMayHaveChanged = true
+            perform(writes.handle(.intakeHasWork), &actions)
         case .settingsTaken(let new, let pausedSinceLastDrain):
             if let new { applySettings(new, pausedSinceLastDrain: pausedSinceLastDrain, at: now, &actions) }
         case .drained(let drain):
@@ -164,21 +157,13 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             statistics.dropped.storageFailure += lost
             deliver(.dropped(.storageFailure), lost, .lost, &actions)
             actions.append(.report(.storage, "\(lost) events could not be stored: \(message)", eventCount: lost))
-            // The driver answers each write once, so the stage is `writing` here; its tickets are the drain's.
-            let tickets = writeStage.tickets
-            if moreInDrain {
-                writeStage = .draining(tickets: tickets)
-            } else {
-                // The chunk's events are counted as lost: the drain is over, and its flushes go on.
-                writeStage = .idle
-                honour(tickets, &actions)
-            }
+            perform(writes.handle(.writeFailed(moreInDrain: moreInDrain)), &actions)
         case .listed(let ids, let closed):
             listing = false
             found(events: closed.recoveredEvents, bytes: closed.recoveredBytes, at: now)
             recordEvictions(closed, &actions)
             // Closing the open batch evicted (a batch larger than the byte cap evicts itself): room was freed.
-            if closed.evictedBatches > 0 { endHold() }
+            if closed.evictedBatches > 0 { endHold(&actions) }
             let known = Set(work.map(\.id))
             let fresh = ids.filter { !known.contains($0) }
             work += fresh.map { UploadItem(id: $0) }
@@ -196,7 +181,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             batchRead(id, eventCount: eventCount, bytes: bytes, &actions)
         case .vanished(let id):
             // Gone since it was listed: the write that evicted it counted its events, and freed room.
-            endHold()
+            endHold(&actions)
             if let item = take(id), let evicted = item.evictedEvents {
                 countEviction(evicted, batches: [(id, evicted)], count: 1, &actions)
             }
@@ -211,7 +196,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             failed(id, .noAnswer(failure), retryAfter: nil, jitter: jitter, at: now, &actions)
         case .removed(let id):
             _ = take(id)
-            endHold()
+            endHold(&actions)
         case .removeFailed(let id, let message):
             _ = take(id)
             actions.append(
@@ -229,7 +214,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             // stopped, the deadline is kept but never fires (the driver delivers what is left when it finishes).
             timers.summaryPending(at: at)
         case .purgeRequested(let waiter):
-            purges.requested(waiter)
+            perform(purges.handle(.requested(waiter: waiter)), &actions)
         case .purged(let report):
             found(events: report.closed.recoveredEvents, bytes: report.closed.recoveredBytes, at: now)
             purged(report, &actions)
@@ -305,24 +290,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         case .created, .stopped: return
         case .running, .stopping: break
         }
-        // A held write goes again (evicting or refusing) once holding no longer applies.
-        if case .holding(let tickets) = writeStage, !holdsWhenFull { writeStage = .draining(tickets: tickets) }
-        switch writeStage {
-        case .draining(let tickets):
-            writeStage = .writing(tickets: tickets)
-            actions.append(.write(holdsWhenFull || rules.backpressure != .dropOldest ? .refuse : .evictOldest))
-        case .idle where intakePending:
-            intakePending = false
-            settingsMayHaveChanged = false
-            writeStage = .taking
-            actions.append(.takeDrain)
-        case .holding where settingsMayHaveChanged:
-            // The held write keeps the intake's events there, but a pause or resume must not wait for room.
-            settingsMayHaveChanged = false
-            actions.append(.takeSettings)
-        case .idle, .taking, .writing, .holding:
-            break
-        }
+        let holds = holdsWhenFull
+        let whenFull: BinobanStorageFullBehaviour = holds || rules.backpressure != .dropOldest ? .refuse : .evictOldest
+        perform(writes.handle(.pump(holdsWhenFull: holds, whenFull: whenFull)), &actions)
         if let snapshot = identity.start() { actions.append(.saveIdentity(snapshot)) }
         startPurge(&actions)
         pumpUploads(at: now, &actions)
@@ -332,10 +302,10 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     mutating func finishIfDone(_ actions: inout [PipelineAction]) {
         guard case .stopping(_, let deadlinePassed) = life else { return }
         let uploadsDone = passes == .none || deadlinePassed
-        guard intakeClosed, !intakePending, writeStage == .idle, identity == .idle, !purges.isRunning,
+        guard writes.isDone, identity == .idle, !purges.isRunning,
             uploadsDone, work.isEmpty || deadlinePassed, !listing || deadlinePassed
         else { return }
-        if let waiting = purges.abandon() { actions.append(.resumePurges(waiting, BinobanPurgeResult())) }
+        perform(purges.handle(.stopped), &actions)
         life = .stopped
         timers.stopAll()
         gate.close()

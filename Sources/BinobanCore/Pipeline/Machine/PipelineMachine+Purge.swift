@@ -1,13 +1,26 @@
-/// ``PipelineMachine``'s purge of the stored backlog (``PurgeRequests`` holds who asked).
+/// ``PipelineMachine``'s purge of the stored backlog: what a purge spares and what it counts (``PurgeMachine``
+/// holds who asked and whether one runs).
 extension PipelineMachine {
     // MARK: Purging the backlog
 
-    /// Starts the purge asked for, unless one runs: batches being read, sent or deleted stay (their outcome is
-    /// on its way); batches only listed leave the work, as the purge deletes them.
+    /// Starts the purge asked for, unless one runs.
     mutating func startPurge(_ actions: inout [PipelineAction]) {
-        guard purges.start() else { return }
-        work.removeAll { $0.state == .queued }
-        actions.append(.purge(excluding: Set(work.map(\.id)), namesEvents: namesEvents))
+        perform(purges.handle(.pump), &actions)
+    }
+
+    /// Performs what the purges asked for (``PurgeMachine/Action``).
+    mutating func perform(_ action: PurgeMachine.Action?, _ actions: inout [PipelineAction]) {
+        switch action {
+        case nil:
+            break
+        case .purge:
+            // Batches being read, sent or deleted stay (their outcome is on its way); batches only listed leave
+            // the work, as the purge deletes them.
+            work.removeAll { $0.state == .queued }
+            actions.append(.purge(excluding: Set(work.map(\.id)), namesEvents: namesEvents))
+        case .resume(let waiters, let result):
+            actions.append(.resumePurges(waiters, result))
+        }
     }
 
     mutating func purged(_ report: PurgeReport, _ actions: inout [PipelineAction]) {
@@ -18,11 +31,11 @@ extension PipelineMachine {
             .purged(report.removed.keys.sorted(), readBack: report.readBackIds), &actions)
         for (id, events) in report.removed { dequeue(ledger.left(id, events: events)) }
         // Room was freed: a held write goes again.
-        if report.batches > 0 || report.closed.evictedBatches > 0 { endHold() }
+        if report.batches > 0 || report.closed.evictedBatches > 0 { endHold(&actions) }
         if let failure = report.failure {
             actions.append(.report(.storage, "the backlog could not be purged in full: \(failure)", eventCount: 0))
         }
         let result = BinobanPurgeResult(purgedEvents: report.events, purgedBatches: report.batches)
-        actions.append(.resumePurges(purges.finished(), result))
+        perform(purges.handle(.purged(result)), &actions)
     }
 }

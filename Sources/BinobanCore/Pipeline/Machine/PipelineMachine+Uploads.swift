@@ -44,7 +44,7 @@ extension PipelineMachine {
         leaveStorage(item)
         if item.evictedEvents != nil {
             // Already gone from storage (its eviction freed room, and was left to this outcome to count).
-            endHold()
+            endHold(&actions)
             _ = take(id)
             actions.append(.forget(id))
         } else {
@@ -103,7 +103,7 @@ extension PipelineMachine {
         gate.failed(sentIn: sentIn, retry: retry, retryAfter: retryAfter, jitter: jitter, at: now, rules: rules)
         guard let index = work.firstIndex(where: { $0.id == id }) else { return }
         if let evicted = work[index].evictedEvents {
-            endHold()
+            endHold(&actions)
             _ = take(id)
             deliver(.dropped(.storageEviction), evicted, .batch(id), &actions)
             actions.append(.forget(id))

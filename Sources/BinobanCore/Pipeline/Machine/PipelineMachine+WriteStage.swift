@@ -20,15 +20,9 @@ extension PipelineMachine {
         if let new = drain.settings {
             applySettings(new, pausedSinceLastDrain: drain.pausedSinceLastDrain, at: now, &actions)
         }
-        intakeClosed = intakeClosed || drain.closed
-        // A drain answers a `takeDrain`, asked only while no drain is held.
-        let earlier = writeStage.tickets
-        if drain.eventCount > 0 {
-            writeStage = .draining(tickets: earlier + drain.tickets)
-        } else {
-            writeStage = .idle
-            honour(earlier + drain.tickets, &actions)
-        }
+        let drained = WriteStageMachine.Input.drained(
+            eventCount: drain.eventCount, tickets: drain.tickets, closed: drain.closed)
+        perform(writes.handle(drained), &actions)
     }
 
     /// Applies a settings change taken from the intake (with a drain, or alone while a write is held).
@@ -45,29 +39,52 @@ extension PipelineMachine {
     }
 
     /// Room may have been freed: a held suffix is written again.
-    mutating func endHold() {
-        if case .holding(let tickets) = writeStage { writeStage = .draining(tickets: tickets) }
+    mutating func endHold(_ actions: inout [PipelineAction]) {
+        perform(writes.handle(.roomFreed), &actions)
+    }
+
+    /// Performs what the write stage asked for (``WriteStageMachine/Action``).
+    mutating func perform(_ action: WriteStageMachine.Action?, _ actions: inout [PipelineAction]) {
+        switch action {
+        case nil:
+            break
+        case .takeDrain:
+            actions.append(.takeDrain)
+        case .takeSettings:
+            actions.append(.takeSettings)
+        case .write(let whenFull):
+            actions.append(.write(whenFull))
+        case .honour(let tickets):
+            honour(tickets, &actions)
+        case .serveHold:
+            serveHold(&actions)
+        case .release(let tickets, let outcome):
+            // Their events stay in the write stage (written once room is freed); no upload can make room now.
+            let base = BinobanFlushResult(outcome: outcome)
+            for waiter in tickets.compactMap(\.waiterID) {
+                actions.append(.resume(waiter, result(for: waiter, base: base)))
+            }
+        }
     }
 
     mutating func recordWrite(
         _ report: BinobanStorageWriteReport, storedBytes: Int, placedBytes: [Int], moreInDrain: Bool,
         _ actions: inout [PipelineAction]
     ) {
-        // The driver answers each write once, so the stage is `writing` here; its tickets are the drain's.
-        let tickets = writeStage.tickets
-        writeStage = moreInDrain ? .draining(tickets: tickets) : .idle
+        let holding = report.refusedEvents > 0 && holdsWhenFull
+        // `serveHold` when the refused suffix is held, else the drain's tickets once it is over: the first is
+        // performed where the refusal is counted, the second after the count flush, as the flushes come last.
+        let next = writes.handle(.written(moreInDrain: moreInDrain, holdingRefused: holding))
         statistics.storedEvents += report.storedEvents
         dequeue(ledger.stored(report, bytes: storedBytes, placedBytes: placedBytes))
         drop(
             report.rejectedOversizeEvents, \.oversize, .oversizeEvent,
             "because each encoded to the event size limit or more", (.oversize, .oversize), &actions)
         recordEvictions(report, &actions)
-        if report.refusedEvents > 0 {
-            if holdsWhenFull {
-                holdRefused(tickets, &actions)
-            } else {
-                refuse(report.refusedEvents, &actions)
-            }
+        if holding {
+            perform(next, &actions)
+        } else if report.refusedEvents > 0 {
+            refuse(report.refusedEvents, &actions)
         }
         if settings.enabled, report.storedEvents > 0 {
             storedSinceFlush += report.storedEvents
@@ -76,20 +93,14 @@ extension PipelineMachine {
                 request(exhaustive: false, waiters: [], &actions)
             }
         }
-        if writeStage == .idle { honour(tickets, &actions) }
+        if !holding { perform(next, &actions) }
     }
 
-    /// Holds the refused suffix until room may have been freed, and asks for a pass that lists after this
-    /// refusal: the running pass may have listed before the storage filled (or its listing's close may evict
-    /// the very batch that filled it), and once it ends nothing would free room, so the held events and every
-    /// flush behind them would wait forever. Flushes behind the hold that no upload can serve now (paused, no
-    /// transport) are resolved at once.
-    mutating func holdRefused(_ tickets: [EventIntake.FlushTicket], _ actions: inout [PipelineAction]) {
-        writeStage = .holding(tickets: tickets)
-        serveHold(&actions)
-    }
-
-    /// Makes sure a pass lists after now, so the hold ends (room freed) or its flushes are told why not.
+    /// The refused suffix is held until room may have been freed: makes sure a pass lists after this refusal, so
+    /// the hold ends (room freed) or its flushes are told why not. The running pass may have listed before the
+    /// storage filled (or its listing's close may evict the very batch that filled it), and once it ends nothing
+    /// would free room, so the held events and every flush behind them would wait forever. Flushes behind the
+    /// hold that no upload can serve now (paused, no transport) are resolved at once.
     mutating func serveHold(_ actions: inout [PipelineAction]) {
         if pass == nil || pass?.needsListing == false { request(exhaustive: false, waiters: [], &actions) }
         if !settings.enabled {
@@ -104,12 +115,7 @@ extension PipelineMachine {
     mutating func resolveTicketsBehindHold(
         _ outcome: BinobanFlushResult.Outcome, _ actions: inout [PipelineAction]
     ) {
-        guard case .holding(let tickets) = writeStage, !tickets.isEmpty else { return }
-        let base = BinobanFlushResult(outcome: outcome)
-        for waiter in tickets.compactMap(\.waiterID) {
-            actions.append(.resume(waiter, result(for: waiter, base: base)))
-        }
-        writeStage = .holding(tickets: [])
+        perform(writes.handle(.releaseHeldTickets(outcome)), &actions)
     }
 
     /// Counts and drops the refused suffix of the current chunk.
