@@ -41,6 +41,11 @@ struct StorageFallbackMachineTests {
             closedAfter: BinobanStorageWriteReport())
     }
 
+    /// A memory put: `count` events into memory's batch `sequence`.
+    static func memoryPut(_ count: Int, in sequence: UInt64, oversize: Int = 0) -> Machine.MemoryPut {
+        Machine.MemoryPut(closedBefore: nil, written: placed(count, in: sequence, oversize: oversize), closedAfter: nil)
+    }
+
     /// A machine on disk whose file storage (store 1) holds `entries`; returns it with their identities.
     static func onDisk(_ entries: [BatchIndexEntry]) -> (Machine, [BinobanBatchID]) {
         var machine = Machine(directoryPath: path, initial: entries, at: .zero)
@@ -115,7 +120,7 @@ struct StorageFallbackMachineTests {
             machine.handle(.salvaged(Self.salvage([(1, events)], lost: [3: 5]), directory: nil), at: .seconds(10))
                 == [.putInMemory(events)])
         let last = machine.handle(
-            .placedInMemory(.init(closedBefore: nil, written: Self.placed(2, in: 1), closedAfter: nil)),
+            .placedInMemory(Self.memoryPut(2, in: 1)),
             at: .seconds(11))
 
         #expect(last.count == 4)
@@ -155,7 +160,7 @@ struct StorageFallbackMachineTests {
                 == [.openDirectory(identify: false)])
         #expect(machine.handle(.directoryUnusable, at: .seconds(3)) == [.putInMemory(events)])
         let last = machine.handle(
-            .placedInMemory(.init(closedBefore: nil, written: Self.placed(1, in: 1), closedAfter: nil)),
+            .placedInMemory(Self.memoryPut(1, in: 1)),
             at: .seconds(3))
         #expect(last.filter { $0 == .countFallback }.count == 1)
         #expect(Self.messages(last).first?.contains("(the directory or its lock file was removed)") == true)
@@ -268,7 +273,7 @@ struct StorageFallbackMachineTests {
             machine.handle(.salvaged(Self.salvage([(1, Array(events[0..<3]))]), directory: nil), at: .seconds(6))
                 == [.putInMemory(Array(events[0..<3]))])
         let last = machine.handle(
-            .placedInMemory(.init(closedBefore: nil, written: Self.placed(3, in: 3), closedAfter: nil)),
+            .placedInMemory(Self.memoryPut(3, in: 3)),
             at: .seconds(7))
         #expect(last == [.finished(BinobanStorageWriteReport())])
         #expect(!machine.isOnDisk)
@@ -291,7 +296,7 @@ struct StorageFallbackMachineTests {
         // The batch was read back but its file stays.
         _ = machine.handle(.salvaged(Self.salvage([(1, events)], left: [1]), directory: directory), at: .zero)
         _ = machine.handle(
-            .placedInMemory(.init(closedBefore: nil, written: Self.placed(2, in: 1), closedAfter: nil)), at: .zero)
+            .placedInMemory(Self.memoryPut(2, in: 1)), at: .zero)
         #expect(machine.leftovers == .init(directory: directory, sequences: [1]))
 
         // First retry: the copy cannot be deleted yet.
@@ -328,7 +333,7 @@ struct StorageFallbackMachineTests {
         _ = machine.handle(
             .salvaged(Self.salvage([(1, TestEvents.events(0..<2))], left: [1]), directory: [64, 1]), at: .zero)
         _ = machine.handle(
-            .placedInMemory(.init(closedBefore: nil, written: Self.placed(2, in: 1), closedAfter: nil)), at: .zero)
+            .placedInMemory(Self.memoryPut(2, in: 1)), at: .zero)
         _ = machine.handle(.retryDue, at: .seconds(5))
         #expect(
             machine.handle(
@@ -343,7 +348,7 @@ struct StorageFallbackMachineTests {
         _ = machine.handle(.writeFailed(cause: "x", firstInCall: false), at: .zero)
         _ = machine.handle(.salvaged(Self.salvage([(1, events)]), directory: nil), at: .zero)
         let last = machine.handle(
-            .placedInMemory(.init(closedBefore: nil, written: Self.placed(2, in: 1, oversize: 1), closedAfter: nil)),
+            .placedInMemory(Self.memoryPut(2, in: 1, oversize: 1)),
             at: .zero)
         guard case .finished(let report) = last.last else {
             Issue.record("no finished action: \(last)")
