@@ -34,6 +34,32 @@ struct StorageDirectoryLossTests {
         return configuration
     }
 
+    /// What each test starts from: an ingest on 127.0.0.1 that answers 200, and an instance of ``configuration``
+    /// on `<base>/binoban` with its manual clock and the errors it reports. ``stop()`` ends the server and
+    /// deletes the base (made writable again first).
+    struct Rig {
+        let server = LoopbackHTTPServer(responder: .always(.ok))
+        let port: UInt16
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("loss-\(UUID().uuidString)")
+        let clock = ManualClock()
+        let reports = LockedValue<[BinobanError]>([])
+        let directory: URL
+        let binoban: Binoban
+
+        init() throws {
+            directory = base.appendingPathComponent("binoban", isDirectory: true)
+            port = try server.start()
+            binoban = Binoban.create(
+                configuration: StorageDirectoryLossTests.configuration(directory, port, clock, reports))
+        }
+
+        func stop() {
+            server.stop()
+            chmod(directory.path, 0o700)
+            try? FileManager.default.removeItem(at: base)
+        }
+    }
+
     /// Tracks `e-<n>` for each n and waits until the loop wrote them.
     static func track(_ binoban: Binoban, _ range: Range<Int>) async {
         for index in range { binoban.track(name: "e-\(index)", properties: ["padding": .string("p")]) }
@@ -61,15 +87,11 @@ struct StorageDirectoryLossTests {
         "rm -rf of the directory: the open batch is kept through its descriptor, the directory made again at once, the finished batches counted as lost, later events kept"
     )
     func directoryRemoved() async throws {
-        let server = LoopbackHTTPServer(responder: .always(.ok))
-        let port = try server.start()
-        defer { server.stop() }
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("loss-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: base) }
-        let directory = base.appendingPathComponent("binoban", isDirectory: true)
-        let clock = ManualClock()
-        let reports = LockedValue<[BinobanError]>([])
-        let binoban = Binoban.create(configuration: Self.configuration(directory, port, clock, reports))
+        let rig = try Rig()
+        defer { rig.stop() }
+        let (server, base, directory, reports, binoban) = (
+            rig.server, rig.base, rig.directory, rig.reports, rig.binoban
+        )
 
         await Self.track(binoban, 0..<150)
         let before = try Self.storedEvents(directory)
@@ -106,15 +128,11 @@ struct StorageDirectoryLossTests {
         "A regular file put in the directory's place: memory with one report, back to disk once it can be made again; nothing read back is lost"
     )
     func directoryReplacedThenUsableAgain() async throws {
-        let server = LoopbackHTTPServer(responder: .always(.ok))
-        let port = try server.start()
-        defer { server.stop() }
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("loss-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: base) }
-        let directory = base.appendingPathComponent("binoban", isDirectory: true)
-        let clock = ManualClock()
-        let reports = LockedValue<[BinobanError]>([])
-        let binoban = Binoban.create(configuration: Self.configuration(directory, port, clock, reports))
+        let rig = try Rig()
+        defer { rig.stop() }
+        let (server, directory, clock, reports, binoban) = (
+            rig.server, rig.directory, rig.clock, rig.reports, rig.binoban
+        )
 
         await Self.track(binoban, 0..<100)
         let before = try Self.storedEvents(directory)
@@ -168,18 +186,11 @@ struct StorageDirectoryLossTests {
         .enabled(
             if: geteuid() != 0, "permissions do not bite for root; the replaced-directory test covers the same path"))
     func directoryMadeReadOnly() async throws {
-        let server = LoopbackHTTPServer(responder: .always(.ok))
-        let port = try server.start()
-        defer { server.stop() }
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("loss-\(UUID().uuidString)")
-        defer {
-            chmod(base.appendingPathComponent("binoban").path, 0o700)
-            try? FileManager.default.removeItem(at: base)
-        }
-        let directory = base.appendingPathComponent("binoban", isDirectory: true)
-        let clock = ManualClock()
-        let reports = LockedValue<[BinobanError]>([])
-        let binoban = Binoban.create(configuration: Self.configuration(directory, port, clock, reports))
+        let rig = try Rig()
+        defer { rig.stop() }
+        let (server, port, directory, clock, reports, binoban) = (
+            rig.server, rig.port, rig.directory, rig.clock, rig.reports, rig.binoban
+        )
 
         await Self.track(binoban, 0..<100)
         #expect(chmod(directory.path, 0o500) == 0)
