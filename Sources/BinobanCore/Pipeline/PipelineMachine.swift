@@ -56,7 +56,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     var writes = WriteStageMachine()
     /// Where the current drain is.
     var writeStage: WriteStage { writes.stage }
-    var storedSinceFlush = 0
+    /// When a pass is asked for: the count rule, the interval, a resume, a drain's tickets (``FlushTriggerMachine``).
+    var flushes = FlushTriggerMachine()
 
     var identity: IdentitySaving = .idle
     /// Purges of the backlog asked for and running (``PurgeMachine``).
@@ -270,8 +271,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         if timers.takeSummaryDue(at: now) { actions.append(.deliverSummaries) }
         gate.passTime(to: now)
         if timers.takeIntervalDue(at: now, every: settings.flushInterval) {
-            storedSinceFlush = 0
-            request(exhaustive: false, waiters: [], &actions)
+            perform(flushes.handle(.intervalDue), &actions)
         }
         if case .stopping(let deadline, false) = life, now >= deadline {
             life = .stopping(deadline: deadline, deadlinePassed: true)
