@@ -6,7 +6,8 @@
 /// It reads no clock, does no I/O, starts no task and draws no random number: inputs come stamped with the
 /// instant (``handle(_:at:)``), jitter comes inside the answers, and the only timer is ``nextDeadline``, which
 /// the driver sleeps until before feeding ``PipelineInput/timerFired``. Every action returned must be performed.
-/// `Docs/Architecture.md` draws the inputs and actions; `Docs/Decisions/0207` records the shape.
+/// `Docs/Architecture.md` draws the inputs and actions; `Docs/Decisions/0207` records the shape, `0225` the small
+/// machines it is composed of (``WriteStageMachine``, ``FlushTriggerMachine``, ``PurgeMachine``).
 struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     typealias Input = PipelineInput<Instant>
 
