@@ -7,7 +7,7 @@ extension PipelineMachine {
     mutating func change(to new: EventIntake.Settings, at now: Instant, _ actions: inout [PipelineAction]) {
         let old = settings
         settings = new
-        guard life == .running else { return }
+        guard lifetime.isRunning else { return }
         if !new.enabled {
             guard old.enabled else { return }
             timers.stopInterval()
