@@ -7,7 +7,8 @@
 /// instant (``handle(_:at:)``), jitter comes inside the answers, and the only timer is ``nextDeadline``, which
 /// the driver sleeps until before feeding ``PipelineInput/timerFired``. Every action returned must be performed.
 /// `Docs/Architecture.md` draws the inputs and actions; `Docs/Decisions/0207` records the shape, `0225` the small
-/// machines it is composed of (``WriteStageMachine``, ``FlushTriggerMachine``, ``PurgeMachine``).
+/// machines it is composed of (``WriteStageMachine``, ``FlushTriggerMachine``, ``PurgeMachine``,
+/// ``PipelineLifeMachine``).
 struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     typealias Input = PipelineInput<Instant>
 
