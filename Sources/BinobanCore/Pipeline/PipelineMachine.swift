@@ -6,7 +6,9 @@
 /// It reads no clock, does no I/O, starts no task and draws no random number: inputs come stamped with the
 /// instant (``handle(_:at:)``), jitter comes inside the answers, and the only timer is ``nextDeadline``, which
 /// the driver sleeps until before feeding ``PipelineInput/timerFired``. Every action returned must be performed.
-/// `Docs/Architecture.md` draws the inputs and actions; `Docs/Decisions/0207` records the shape.
+/// `Docs/Architecture.md` draws the inputs and actions; `Docs/Decisions/0207` records the shape, `0225` the small
+/// machines it is composed of (``WriteStageMachine``, ``FlushTriggerMachine``, ``PurgeMachine``,
+/// ``PipelineLifeMachine``).
 struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     typealias Input = PipelineInput<Instant>
 
@@ -20,17 +22,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         case stopped
     }
 
-    /// The machine's life; ``phase`` is its public face.
-    enum Life: Sendable, Equatable {
-        /// Waiting for the storage to open; `stopAt` is the deadline of a shutdown that already arrived.
-        case created(stopAt: Instant?)
-        case running
-        case stopping(deadline: Instant, deadlinePassed: Bool)
-        case stopped
-    }
-
     let rules: PipelineRules
-    var life: Life = .created(stopAt: nil)
+    /// The machine's life and the shutdown deadline (``PipelineLifeMachine``); ``phase`` is its public face.
+    var lifetime = PipelineLifeMachine<Instant>()
     var settings: EventIntake.Settings
     var statistics = BinobanStatistics()
     /// When the queued events were stored: ``oldestQueuedAt`` is the first.
@@ -43,7 +37,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     /// Where the pipeline is in its life.
     var phase: Phase {
-        switch life {
+        switch lifetime.life {
         case .created: return .created
         case .running: return .running
         case .stopping(let deadline, let deadlinePassed):
@@ -56,7 +50,8 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     var writes = WriteStageMachine()
     /// Where the current drain is.
     var writeStage: WriteStage { writes.stage }
-    var storedSinceFlush = 0
+    /// When a pass is asked for: the count rule, the interval, a resume, a drain's tickets (``FlushTriggerMachine``).
+    var flushes = FlushTriggerMachine()
 
     var identity: IdentitySaving = .idle
     /// Purges of the backlog asked for and running (``PurgeMachine``).
@@ -109,9 +104,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     /// The next instant at which ``PipelineInput/timerFired`` must be fed, if any.
     var nextDeadline: Instant? {
-        var stopAt: Instant?
-        if case .stopping(let deadline, false) = life { stopAt = deadline }
-        return timers.next(summaries: life != .stopped, waitsOnGate ? gateUntil : nil, stopAt)
+        timers.next(summaries: lifetime.life != .stopped, waitsOnGate ? gateUntil : nil, lifetime.deadline)
     }
 
     /// Whether the pipeline has nothing to do until an input arrives (no action outstanding but timers).
@@ -126,15 +119,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         var actions: [PipelineAction] = []
         switch input {
         case .started:
-            // The driver starts the machine once; a second start changes nothing.
-            guard case .created(let stopAt) = life else { break }
-            life = .running
-            if settings.enabled {
-                request(exhaustive: false, waiters: [], &actions)
-                timers.armInterval(at: now, every: settings.flushInterval)
-            }
-            // A shutdown that came while the storage was opening takes effect now that the storage is open.
-            if let stopAt { stop(deadline: stopAt, at: now, &actions) }
+            perform(lifetime.handle(.started, at: now), at: now, &actions)
         case .storageFound(let events, let bytes):
             found(events: events, bytes: bytes, at: now)
         case .intakeHasWork:
@@ -219,34 +204,46 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             found(events: report.closed.recoveredEvents, bytes: report.closed.recoveredBytes, at: now)
             purged(report, &actions)
         case .stop(let deadline):
-            switch life {
-            case .created(let earlier):
-                // The storage is still opening: nothing can be written or sent before `started`, which applies it.
-                // A second shutdown changes nothing: the first one's deadline holds.
-                if earlier == nil { life = .created(stopAt: deadline) }
-            case .running:
-                stop(deadline: deadline, at: now, &actions)
-            case .stopping, .stopped:
-                // A second shutdown changes nothing: the first one's deadline holds.
-                break
-            }
+            perform(lifetime.handle(.stop(deadline: deadline), at: now), at: now, &actions)
         }
         pump(at: now, &actions)
         return actions
     }
 
-    mutating func stop(deadline: Instant, at now: Instant, _ actions: inout [PipelineAction]) {
-        life = .stopping(deadline: deadline, deadlinePassed: false)
-        timers.stopInterval()
-        timerFired(at: now, &actions)
+    /// Performs what the life asked for (``PipelineLifeMachine/Action``).
+    mutating func perform(
+        _ action: PipelineLifeMachine<Instant>.Action?, at now: Instant, _ actions: inout [PipelineAction]
+    ) {
+        switch action {
+        case nil:
+            break
+        case .run(let stopBy):
+            if settings.enabled {
+                request(exhaustive: false, waiters: [], &actions)
+                timers.armInterval(at: now, every: settings.flushInterval)
+            }
+            // A shutdown that came while the storage was opening takes effect now that the storage is open.
+            if let stopBy { perform(lifetime.handle(.stop(deadline: stopBy), at: now), at: now, &actions) }
+        case .beginStopping:
+            timers.stopInterval()
+            timerFired(at: now, &actions)
+        case .deadlinePassed:
+            actions.append(.cancelUploads)
+            abandonPasses(.interrupted, &actions)
+            letGoOfWaitingWork(&actions)
+        case .finish:
+            perform(purges.handle(.stopped), &actions)
+            timers.stopAll()
+            gate.close()
+            abandonPasses(.interrupted, &actions)
+            letGoOfUnsettledWork(&actions)
+            actions.append(.finish)
+        }
     }
 
     // MARK: Timers and shutdown
 
-    var stopDeadlinePassed: Bool {
-        if case .stopping(_, true) = life { return true }
-        return false
-    }
+    var stopDeadlinePassed: Bool { lifetime.deadlinePassed }
 
     /// Whether events a full storage refuses are held until an upload frees room (rather than dropped or, with
     /// ``BinobanBackpressure/dropOldest``, written again evicting the oldest batches). A burst is not an outage:
@@ -270,15 +267,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         if timers.takeSummaryDue(at: now) { actions.append(.deliverSummaries) }
         gate.passTime(to: now)
         if timers.takeIntervalDue(at: now, every: settings.flushInterval) {
-            storedSinceFlush = 0
-            request(exhaustive: false, waiters: [], &actions)
+            perform(flushes.handle(.intervalDue), &actions)
         }
-        if case .stopping(let deadline, false) = life, now >= deadline {
-            life = .stopping(deadline: deadline, deadlinePassed: true)
-            actions.append(.cancelUploads)
-            abandonPasses(.interrupted, &actions)
-            letGoOfWaitingWork(&actions)
-        }
+        perform(lifetime.handle(.timePassed, at: now), at: now, &actions)
     }
 
     // MARK: Issuing work
@@ -286,32 +277,23 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     /// Issues what can start now: the next write, an identity save, a listing, reads and sends; and finishes a
     /// pass or the shutdown when everything settled.
     mutating func pump(at now: Instant, _ actions: inout [PipelineAction]) {
-        switch life {
-        case .created, .stopped: return
-        case .running, .stopping: break
-        }
+        guard lifetime.isActive else { return }
         let holds = holdsWhenFull
         let whenFull: BinobanStorageFullBehaviour = holds || rules.backpressure != .dropOldest ? .refuse : .evictOldest
         perform(writes.handle(.pump(holdsWhenFull: holds, whenFull: whenFull)), &actions)
         if let snapshot = identity.start() { actions.append(.saveIdentity(snapshot)) }
         startPurge(&actions)
         pumpUploads(at: now, &actions)
-        finishIfDone(&actions)
+        finishIfDone(at: now, &actions)
     }
 
-    mutating func finishIfDone(_ actions: inout [PipelineAction]) {
-        guard case .stopping(_, let deadlinePassed) = life else { return }
+    mutating func finishIfDone(at now: Instant, _ actions: inout [PipelineAction]) {
+        guard let deadlinePassed = lifetime.stoppingDeadlinePassed else { return }
         let uploadsDone = passes == .none || deadlinePassed
         guard writes.isDone, identity == .idle, !purges.isRunning,
             uploadsDone, work.isEmpty || deadlinePassed, !listing || deadlinePassed
         else { return }
-        perform(purges.handle(.stopped), &actions)
-        life = .stopped
-        timers.stopAll()
-        gate.close()
-        abandonPasses(.interrupted, &actions)
-        letGoOfUnsettledWork(&actions)
-        actions.append(.finish)
+        perform(lifetime.handle(.settled, at: now), at: now, &actions)
     }
 
     /// Ends the running pass and its follow-up, resolving their waiters with `outcome`.

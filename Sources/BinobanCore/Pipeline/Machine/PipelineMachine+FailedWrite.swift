@@ -14,11 +14,6 @@ extension PipelineMachine {
         statistics.storedEvents += stored.storedEvents
         dequeue(ledger.stored(stored, bytes: storedBytes, placedBytes: placedBytes))
         // They count toward the count flush like any stored event.
-        guard settings.enabled else { return }
-        storedSinceFlush += stored.storedEvents
-        if storedSinceFlush >= settings.flushAt {
-            storedSinceFlush = 0
-            request(exhaustive: false, waiters: [], &actions)
-        }
+        countStored(stored.storedEvents, &actions)
     }
 }

@@ -1,12 +1,13 @@
-/// ``PipelineMachine``'s settings changes (pause, resume, flush triggers) and flush requests: starting a pass or
-/// merging into the running pass's follow-up, and the results awaited flushes return (``FlushResults``).
+/// ``PipelineMachine``'s settings changes (pause, resume, flush triggers) and flush requests: what the triggers
+/// ask for (``FlushTriggerMachine``), starting a pass or merging into the running pass's follow-up, and the results
+/// awaited flushes return (``FlushResults``).
 extension PipelineMachine {
     // MARK: Settings and flush requests
 
     mutating func change(to new: EventIntake.Settings, at now: Instant, _ actions: inout [PipelineAction]) {
         let old = settings
         settings = new
-        guard life == .running else { return }
+        guard lifetime.isRunning else { return }
         if !new.enabled {
             guard old.enabled else { return }
             timers.stopInterval()
@@ -16,23 +17,33 @@ extension PipelineMachine {
             return
         }
         if !old.enabled {
-            storedSinceFlush = 0
-            request(exhaustive: false, waiters: [], &actions)
+            perform(flushes.handle(.resumed), &actions)
             timers.armInterval(at: now, every: new.flushInterval)
             return
         }
-        if storedSinceFlush >= new.flushAt {
-            storedSinceFlush = 0
-            request(exhaustive: false, waiters: [], &actions)
-        }
+        perform(flushes.handle(.flushAtApplied(new.flushAt)), &actions)
         if new.flushInterval != old.flushInterval { timers.armInterval(at: now, every: new.flushInterval) }
     }
 
     mutating func honour(_ tickets: [EventIntake.FlushTicket], _ actions: inout [PipelineAction]) {
-        guard !tickets.isEmpty else { return }
-        storedSinceFlush = 0
-        let waiters = tickets.compactMap(\.waiterID)
-        request(exhaustive: !waiters.isEmpty, waiters: waiters, &actions)
+        perform(flushes.handle(.ticketsDue(tickets)), &actions)
+    }
+
+    /// Counts `events` just stored toward `flushAt`.
+    mutating func countStored(_ events: Int, _ actions: inout [PipelineAction]) {
+        let stored = FlushTriggerMachine.Input.stored(
+            events: events, flushAt: settings.flushAt, enabled: settings.enabled)
+        perform(flushes.handle(stored), &actions)
+    }
+
+    /// Performs what the flush triggers asked for (``FlushTriggerMachine/Action``).
+    mutating func perform(_ action: FlushTriggerMachine.Action?, _ actions: inout [PipelineAction]) {
+        switch action {
+        case nil:
+            break
+        case .requestPass(let exhaustive, let waiters):
+            request(exhaustive: exhaustive, waiters: waiters, &actions)
+        }
     }
 
     /// Starts a pass, or merges into the running pass's single follow-up.

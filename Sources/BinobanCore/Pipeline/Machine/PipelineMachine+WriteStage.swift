@@ -86,13 +86,7 @@ extension PipelineMachine {
         } else if report.refusedEvents > 0 {
             refuse(report.refusedEvents, &actions)
         }
-        if settings.enabled, report.storedEvents > 0 {
-            storedSinceFlush += report.storedEvents
-            if storedSinceFlush >= settings.flushAt {
-                storedSinceFlush = 0
-                request(exhaustive: false, waiters: [], &actions)
-            }
-        }
+        countStored(report.storedEvents, &actions)
         if !holding { perform(next, &actions) }
     }
 
