@@ -35,4 +35,47 @@ extension Binoban {
             runtime.waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
         }
     }
+
+    /// ``shutdown(gracePeriod:)``, calling `posted` once the stop, the final flush and the intake's close are handed
+    /// to the pipeline: a test kit on a manual clock moves time only after that, so the grace period is measured
+    /// from the instant it expects, and steps the pipeline's deadlines while the shutdown drains.
+    package func shutdown(gracePeriod: Duration, posted: @escaping @Sendable () -> Void) async -> BinobanFlushResult {
+        guard let runtime else {
+            posted()
+            return BinobanFlushResult(outcome: .paused)
+        }
+        return await runtime.driver.shutdown(deadline: gracePeriod, posted: posted)
+    }
+
+    /// ``flushAndWait()``, calling `requested` once the flush is handed to the intake (or refused): a test kit that
+    /// starts it in a task goes on only then, so the flush covers exactly the calls made before.
+    package func flushAndWait(requested: @escaping @Sendable () -> Void) async -> BinobanFlushResult {
+        guard let runtime else {
+            requested()
+            return BinobanFlushResult(outcome: .paused)
+        }
+        let id = runtime.waiters.makeID()
+        let told = LockedValue(false)
+        let result = await runtime.waiters.wait(id: id) {
+            if !runtime.intake.requestFlush(waiterID: id) {
+                runtime.waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
+            }
+            told.withLock { $0 = true }
+            requested()
+        }
+        // A task cancelled before the wait registered requested nothing; its caller is told all the same.
+        if !told.withLock({ $0 }) { requested() }
+        return result
+    }
+
+    /// ``purgeBacklog()``, calling `requested` once the purge is handed to the pipeline: a test kit that starts it
+    /// in a task goes on only then, so that each purge it starts runs on its own (callers waiting together share
+    /// one purge, and each is told its result).
+    package func purgeBacklog(requested: @escaping @Sendable () -> Void) async -> BinobanPurgeResult {
+        guard let runtime else {
+            requested()
+            return BinobanPurgeResult()
+        }
+        return await runtime.driver.purgeBacklog(requested: requested)
+    }
 }

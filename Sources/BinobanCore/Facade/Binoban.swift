@@ -291,6 +291,10 @@ public final class Binoban: Sendable {
     /// storage loses them with the process); events a full storage still refuses at the deadline are dropped and
     /// counted (``BinobanStatistics/Drops``).
     ///
+    /// No request starts once the grace period has ended: with `.zero`, nothing is sent and the result is
+    /// ``BinobanFlushResult/Outcome/interrupted``. A request still out at the deadline is cancelled and its batch
+    /// kept; if the ingest received it anyway, the next run sends it again (at least once, never lost).
+    ///
     /// The calling task's cancellation does not shorten it: a service is often stopped from a task that is
     /// already cancelled, and the host still expects the final flush. Only `gracePeriod` bounds it, so it returns
     /// within the grace period (plus the time a storage call in progress takes) whatever the caller's state.

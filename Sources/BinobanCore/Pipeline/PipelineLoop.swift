@@ -70,18 +70,21 @@ actor PipelineLoop: PipelineControl {
         }
     }
 
-    nonisolated func shutdown(deadline: Duration) async -> BinobanFlushResult {
+    nonisolated func shutdown(deadline: Duration, posted: @escaping @Sendable () -> Void) async -> BinobanFlushResult {
         await start()
         let (waiters, intake, inbox, id) = (parts.waiters, parts.intake, inbox, parts.waiters.makeID())
         let stopAt = clock.now().advanced(by: deadline)
         // The ticket goes in before the intake closes, so the final flush covers every accepted event; the caller's
         // cancellation does not shorten it (a service is usually stopped from a cancelled task).
+        // The stop is posted first: whichever turn takes the final flush's ticket has seen it, so a deadline that
+        // has passed starts no request (Decision 0235).
         let result = await waiters.waitIgnoringCancellation(id: id) {
+            inbox.post(.stop(deadline: stopAt))
             if !intake.requestFlush(waiterID: id) {
                 waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
             }
             intake.close()
-            inbox.post(.stop(deadline: stopAt))
+            posted()
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = control.withLock { control -> Bool in
@@ -93,12 +96,16 @@ actor PipelineLoop: PipelineControl {
         return result
     }
 
-    nonisolated func purgeBacklog() async -> BinobanPurgeResult {
+    nonisolated func purgeBacklog(requested: @escaping @Sendable () -> Void) async -> BinobanPurgeResult {
         await start()
         return await withCheckedContinuation { (continuation: CheckedContinuation<BinobanPurgeResult, Never>) in
             let waiter = control.withLock { $0.finished ? nil : $0.waiters.addPurge(continuation) }
-            guard let waiter else { return continuation.resume(returning: BinobanPurgeResult()) }
+            guard let waiter else {
+                requested()
+                return continuation.resume(returning: BinobanPurgeResult())
+            }
             inbox.post(.purgeRequested(waiter: waiter))
+            requested()
         }
     }
 
@@ -191,6 +198,10 @@ actor PipelineLoop: PipelineControl {
         var inputs = initial
         var next = 0
         while next < inputs.count, !finished {
+            // A stop posted during the turn goes to the machine before the next input (with what was posted before
+            // it, in order): a turn can make many storage calls, and a shutdown whose deadline has passed must not
+            // wait for the turn's end to stop the requests it would issue (Decision 0235).
+            if inbox.holdsStop { inputs.insert(contentsOf: inbox.take(), at: next) }
             let input = inputs[next]
             next += 1
             if case .answered(let id, _, _, _) = input { uploads[id] = nil }
@@ -244,6 +255,9 @@ actor PipelineLoop: PipelineControl {
             if let batch { held[batch.id] = batch }
             return [logged(input)]
         case .send(let id):
+            // Past a posted stop's deadline no request starts, though the machine may not have taken the stop yet:
+            // it takes it at the next input and lets the batch go, which stays stored (Decision 0235).
+            if let stopAt = inbox.stopDeadline, clock.now() >= stopAt { return [] }
             send(id)
         case .forget(let id):
             held[id] = nil

@@ -52,6 +52,10 @@ public actor InMemoryEventStorage: BinobanEventStorage {
     /// The bytes held, in finished batches and the open one.
     public var storedBytes: Int { finishedBytes + (open?.events.count ?? 0) }
 
+    /// The events held (each batch's, joined by commas), the finished batches' oldest first and then the open one's:
+    /// what a test reads without closing the open batch, which may evict.
+    var storedBatchEvents: [Data] { (finished + (open.map { [$0] } ?? [])).filter { $0.count > 0 }.map(\.events) }
+
     /// Appends `events` in order, refusing oversize ones and rolling batches over before the size limit.
     public func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour = .evictOldest) async throws
         -> BinobanStorageWriteReport

@@ -1,11 +1,15 @@
 /// What reaches the pipeline loop from outside it, between two of its turns: upload answers, a shutdown's stop,
 /// a purge request, and the intake's signal that work is waiting. Posting adds under one short lock and tells the
-/// loop's thread; the loop takes everything at the start of a turn. The intake's signal waits for the loop's window
+/// loop's thread; the loop takes everything at the start of a turn, and in the middle of one when a stop came. The intake's signal waits for the loop's window
 /// (``LoopThread/signalWork()``); posts (upload answers, a stop, a purge) end any park (``LoopThread/wake()``).
 final class LoopInbox<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     private struct Pending {
         var inputs: [PipelineInput<Instant>] = []
         var intakeSignalled = false
+        /// A stop is among `inputs`.
+        var holdsStop = false
+        /// The deadline of the first stop posted (the machine keeps the first shutdown's deadline too).
+        var stopDeadline: Instant?
     }
 
     private let pending = LockedValue(Pending())
@@ -19,9 +23,22 @@ final class LoopInbox<Instant: InstantProtocol>: Sendable where Instant.Duration
     /// backlog drains one round of requests per answer, and a 5 ms wait per round made a 100 000-event burst reach
     /// a separate-process ingest about 1.5 times later (Decision 0230).
     func post(_ input: PipelineInput<Instant>) {
-        pending.withLock { $0.inputs.append(input) }
+        pending.withLock { pending in
+            pending.inputs.append(input)
+            if case .stop(let deadline) = input {
+                pending.holdsStop = true
+                pending.stopDeadline = pending.stopDeadline ?? deadline
+            }
+        }
         thread.wake()
     }
+
+    /// Whether a stop was posted and not taken yet: the loop takes it before its turn's next input (Decision 0235).
+    var holdsStop: Bool { pending.withLock { $0.holdsStop } }
+
+    /// The deadline of the first stop posted, taken or not: once it has passed, the loop starts no request
+    /// (Decision 0235).
+    var stopDeadline: Instant? { pending.withLock { $0.stopDeadline } }
 
     /// The intake holds new work (its `onWork`, called once per drain): tells the loop, which takes it at once
     /// from an idle park and at the end of its window from a gathering one.
@@ -49,6 +66,7 @@ final class LoopInbox<Instant: InstantProtocol>: Sendable where Instant.Duration
             taken += pending.inputs
             pending.inputs.removeAll(keepingCapacity: true)
             pending.intakeSignalled = false
+            pending.holdsStop = false
             return taken
         }
     }
