@@ -32,6 +32,10 @@ struct BatchFileFormatTests {
         #expect(BatchFileName(parsing: name, namespace: "src") == BatchFileName(sequence: 42, state: .open))
         let largest = BatchFileName(sequence: BatchFileName.maximumSequence, state: .finished).fileName(namespace: "n")
         #expect(BatchFileName(parsing: largest, namespace: "n")?.sequence == BatchFileName.maximumSequence)
+        #expect(largest == "n-09223372036854775807.batch")
+        #expect(
+            BatchFileName(sequence: 0, state: .finished).fileName(namespace: "a.b") == "a.b-00000000000000000000.batch")
+        #expect(BatchFileName(sequence: .max, state: .open).fileName(namespace: "x") == "x-18446744073709551615.open")
         #expect(
             BatchFileName(sequence: 9, state: .finished).fileName(namespace: "s")
                 < BatchFileName(sequence: 10, state: .finished).fileName(namespace: "s"))

@@ -94,6 +94,24 @@ enum BatchRecordFormat {
         forEachRecord(in: bytes) { payload, _ in body(payload) }
     }
 
+    /// Calls `body` with the payload of each record of `records`: records this process framed with
+    /// ``appendRecord(_:to:)`` and wrote a moment ago, so no checksum is computed again. Returns false (after
+    /// calling `body` for the records before it) when a record is torn, which framed records never are.
+    static func forEachWrittenRecord(
+        in records: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void
+    ) -> Bool {
+        var offset = 0
+        while offset < records.count {
+            guard records.count - offset >= recordHeaderBytes else { return false }
+            let length = Int(readLittleEndian(records, at: offset))
+            let start = offset + recordHeaderBytes
+            guard records.count - start >= length else { return false }
+            body(UnsafeRawBufferPointer(rebasing: records[start..<(start + length)]))
+            offset = start + length
+        }
+        return true
+    }
+
     /// The intact records' payloads (the events), one `Data` each, in order: what a batch file holds, to be moved
     /// into another storage.
     static func events(of bytes: UnsafeRawBufferPointer) -> [Data] {

@@ -101,10 +101,15 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     /// by the next write).
     nonisolated let batchesAtOpen: [BatchIndexEntry]
 
+    /// The newest batch's upload body, kept in memory so that reading it back needs no file read.
+    private var recent = RecentBatchBody()
+
     /// The batch file currently appended to.
     private struct OpenBatch {
         var entry: BatchIndexEntry
         var descriptor: Int32
+        /// Its `.open` file name (named once, not on every write).
+        var name: String
     }
 
     /// Opens (creating if needed) the storage in `directory`, repairing what a previous run left unfinished.
@@ -370,6 +375,13 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     public func read(_ batch: BinobanBatchID) throws -> BinobanStoredBatch? {
         guard let index = finished.firstIndex(where: { $0.sequence == batch.sequence }) else { return nil }
         let name = fileName(batch.sequence, .finished)
+        // Written by this storage a moment ago: while its file is there, ours and of the size written, the bytes
+        // held are its events. Anything else (a file gone, replaced or cut) takes the file's path below.
+        if let body = recent.body(of: batch.sequence, eventCount: finished[index].eventCount),
+            files.ownRegularFileSize(name) == finished[index].fileBytes
+        {
+            return BinobanStoredBatch(id: batch, events: body.events, eventCount: body.eventCount)
+        }
         let readLimit = BatchRecordFormat.readLimit(maxBatchBytes: limits.maxBatchBytes)
         guard let (bytes, _) = try files.readRegularFile(name, maxBytes: readLimit) else {
             // Removed by something else than this storage (a cleaner, a user): its events are lost.
@@ -435,7 +447,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         }
         for open in stranded + (openBatch.map { [$0] } ?? []) {
             let id = BinobanBatchID(sequence: open.entry.sequence)
-            let name = fileName(open.entry.sequence, .open)
+            let name = open.name
             let bytes = (try? files.readFromStart(open.descriptor, length: open.entry.fileBytes, name: name)) ?? []
             close(open.descriptor)
             if files.exists(name) { salvage.leftInDirectory.append(id) }
@@ -446,6 +458,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         finishedBytes = 0
         stranded = []
         openBatch = nil
+        recent.forgetAll()
         return salvage
     }
 
@@ -523,7 +536,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         }
         let entry = BatchIndexEntry(
             sequence: sequence, fileBytes: BatchRecordFormat.magic.count, eventCount: 0, bodyBytes: 0)
-        openBatch = OpenBatch(entry: entry, descriptor: descriptor)
+        openBatch = OpenBatch(entry: entry, descriptor: descriptor, name: name)
+        recent.began(sequence)
     }
 
     /// Writes the pending records to the open batch with one `write`. On failure the file is cut back to its
@@ -532,10 +546,11 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         throws(BinobanFileStorageError)
     {
         guard pending.eventCount > 0, var open = openBatch else { return }
-        let name = fileName(open.entry.sequence, .open)
+        let name = open.name
         do {
             try files.writeAll(open.descriptor, pending.bytes, name: name)
         } catch {
+            recent.lostTrack(of: open.entry.sequence)
             pending = PendingWrite()
             do {
                 try files.truncate(open.descriptor, to: open.entry.fileBytes, name: name)
@@ -549,6 +564,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         open.entry.eventCount += pending.eventCount
         open.entry.bodyBytes += pending.bodyBytes
         openBatch = open
+        recent.wrote(records: pending.bytes, to: open.entry.sequence)
         report.storedEvents += pending.eventCount
         report.recordPlacement(of: pending.eventCount, in: BinobanBatchID(sequence: open.entry.sequence))
         pending.bytes.removeAll(keepingCapacity: true)
@@ -561,7 +577,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     private func finishOpenBatch(report: inout BinobanStorageWriteReport) throws(BinobanFileStorageError) {
         // Batches whose finishing failed before go first, in order, so that batches stay ordered.
         while var first = stranded.first {
-            if !files.exists(fileName(first.entry.sequence, .open)) {
+            if !files.exists(first.name) {
                 first = try rewrite(first)
                 stranded[0] = first
             }
@@ -570,10 +586,10 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         }
         guard let open = openBatch else { return }
         openBatch = nil
-        let name = fileName(open.entry.sequence, .open)
         guard open.entry.eventCount > 0 else {
             close(open.descriptor)
-            try files.removeIfPresent(name)
+            recent.forget(open.entry.sequence)
+            try files.removeIfPresent(open.name)
             return
         }
         do {
@@ -588,7 +604,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     /// Writes what the descriptor of a batch whose file is gone (its directory removed, then made again) still
     /// reads into a new file of the same name; returns the batch on the new descriptor.
     private func rewrite(_ batch: OpenBatch) throws(BinobanFileStorageError) -> OpenBatch {
-        let name = fileName(batch.entry.sequence, .open)
+        let name = batch.name
         let bytes = try files.readFromStart(batch.descriptor, length: batch.entry.fileBytes, name: name)
         let descriptor = try files.createExclusive(name)
         do {
@@ -607,12 +623,13 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     /// Flushes (when surviving power loss), renames to finished and closes one batch holding events, then enforces
     /// the caps. On a failure the descriptor stays open and nothing changes.
     private func finish(_ open: OpenBatch, report: inout BinobanStorageWriteReport) throws(BinobanFileStorageError) {
-        let name = fileName(open.entry.sequence, .open)
+        let name = open.name
         if durability == .survivesPowerLoss {
             try files.synchronize(open.descriptor, name: name)
         }
         try files.rename(name, to: fileName(open.entry.sequence, .finished))
         close(open.descriptor)
+        recent.finished(open.entry.sequence)
         finished.append(open.entry)
         finishedBytes += open.entry.fileBytes
         Self.evictOldest(
@@ -652,6 +669,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     }
 
     private func dropFromIndex(at index: Int) {
+        recent.forget(finished[index].sequence)
         finishedBytes -= finished[index].fileBytes
         finished.remove(at: index)
     }

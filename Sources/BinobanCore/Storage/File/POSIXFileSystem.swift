@@ -42,6 +42,17 @@ struct POSIXFileSystem: Sendable {
         return lstat(path(name), &info) == 0
     }
 
+    /// The size of the regular file under `name` when it is owned by the effective user (without following a
+    /// symbolic link); nil for anything else: a missing file, another kind of file, another user's, a failed
+    /// `lstat`. One system call.
+    func ownRegularFileSize(_ name: String) -> Int? {
+        var info = stat()
+        guard lstat(path(name), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid() else {
+            return nil
+        }
+        return Int(clamping: info.st_size)
+    }
+
     /// Writes all of `bytes` at the descriptor's offset, continuing after short writes.
     func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, name: String) throws(BinobanFileStorageError) {
         guard let base = bytes.baseAddress else { return }
