@@ -30,7 +30,7 @@ struct EventIntakeTests {
         #expect(drain.summary.overflowDrops == 9_900)
         #expect(drain.summary.acceptedEvents == 10_000)
         #expect(drain.summary.eventCount == 100)
-        #expect(drain.events.map(\.name) == (9_900..<10_000).map { "e\($0)" })
+        #expect(drain.events.compactMap(\.structured?.name) == (9_900..<10_000).map { "e\($0)" })
     }
 
     @Test("Drop-newest keeps the first events and refuses (and counts) the rest")
@@ -41,7 +41,7 @@ struct EventIntakeTests {
         let drain = intake.take()
         #expect(refused == 900)
         #expect(drain.summary.overflowDrops == 900)
-        #expect(drain.events.map(\.name) == (0..<100).map { "e\($0)" })
+        #expect(drain.events.compactMap(\.structured?.name) == (0..<100).map { "e\($0)" })
     }
 
     @Test("Identity changes and events keep one order; a paused intake counts the events it drops")
@@ -55,8 +55,8 @@ struct EventIntakeTests {
         intake.changeIdentity({ $0.userId = "u2" }, thenEmit: { event("identify", $0) })
         #expect(intake.identity.userId == "u2")
         let drain = intake.take()
-        #expect(drain.events.map(\.name) == ["a", "b"])
-        #expect(drain.events.map(\.userId) == [nil, "u1"])
+        #expect(drain.events.compactMap(\.structured?.name) == ["a", "b"])
+        #expect(drain.events.map(\.structured?.userId) == [nil, "u1"])
         #expect(drain.summary.identity?.userId == "u2")
         #expect(drain.summary.settings?.enabled == false)
         #expect(drain.summary.overflowDrops == 0)
@@ -83,7 +83,7 @@ struct EventIntakeTests {
         intake.accept { event("a", $0) }
         #expect(intake.requestFlush(waiterID: 7))
         let drain = intake.take()
-        #expect(drain.events.map(\.name) == ["a"])
+        #expect(drain.events.compactMap(\.structured?.name) == ["a"])
         #expect(drain.summary.tickets == [.init(waiterID: 7)])
         intake.close()
         #expect(!intake.accept { event("late", $0) })
@@ -112,7 +112,7 @@ struct EventIntakeTests {
         // The waiter is resumed by a drain whenever it arrives; drain until the second event shows up.
         var names: [String] = []
         while !names.contains("second") {
-            names += intake.take().events.map(\.name)
+            names += intake.take().events.compactMap(\.structured?.name)
             await Task.yield()
         }
         #expect(await waiting.value)
@@ -122,7 +122,7 @@ struct EventIntakeTests {
         let cancelled = Task { await intake.acceptWaitingForRoom { event("never", $0) } }
         cancelled.cancel()
         #expect(await cancelled.value == false)
-        #expect(intake.take().events.map(\.name) == ["fills"])
+        #expect(intake.take().events.compactMap(\.structured?.name) == ["fills"])
     }
 
     @Test("An awaiting caller is paced at 1 024 queued events however large the capacity; others still fill it")
@@ -140,7 +140,7 @@ struct EventIntakeTests {
         let waiting = Task { await intake.acceptWaitingForRoom { event("paced", $0) } }
         var names: [String] = []
         while !names.contains("paced") {
-            names += intake.take().events.map(\.name)
+            names += intake.take().events.compactMap(\.structured?.name)
             await Task.yield()
         }
         #expect(await waiting.value)
