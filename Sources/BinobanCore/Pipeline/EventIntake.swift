@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The bounded, ordered hand-off between callers and the pipeline: a lock-protected queue. Whether an event is
 /// taken is ``IntakeAdmission``'s to say (closed, paused, waiting for room, full); the queue performs the verdict
 /// and counts it, and the pipeline machine decides everything after the drain.
@@ -77,12 +85,15 @@ final class EventIntake: Sendable {
 
     let state: LockedValue<State>
     private let onWork: LockedValue<WakeUp?>
+    /// Gives up the caller's time slice (``IntakeAdmission/paces(queued:)``); a test counts the calls instead.
+    private let yieldProcessor: @Sendable () -> Void
 
     /// `callerEncodes: false` keeps every event in structured form (the host's before-send stages need it).
     init(
         identity: IdentityState, persistIdentity: Bool, capacity: Int, overflow: Overflow, settings: Settings,
-        callerEncodes: Bool = true
+        callerEncodes: Bool = true, yieldProcessor: @escaping @Sendable () -> Void = EventIntake.yieldThread
     ) {
+        self.yieldProcessor = yieldProcessor
         state = LockedValue(
             State(
                 identity: identity,
@@ -150,14 +161,17 @@ final class EventIntake: Sendable {
     /// instance's identity). Returns `nil`, taking and counting nothing, when the identity changed since the
     /// snapshot was taken: the caller encodes again against the new one. Otherwise as ``accept(_:)``.
     func accept(_ event: EncodedEvent, against snapshot: EncodingSnapshot?) -> Bool? {
-        let (accepted, wake) = state.withLock { state -> (Bool?, Bool) in
-            if let snapshot, state.snapshot !== snapshot { return (nil, false) }
+        let (accepted, wake, pace) = state.withLock { state -> (Bool?, Bool, Bool) in
+            if let snapshot, state.snapshot !== snapshot { return (nil, false, false) }
             let verdict = state.verdict(awaitsRoom: false)
-            guard Self.count(verdict, in: &state) else { return (false, verdict != .closed && state.shouldSignal()) }
+            guard Self.count(verdict, in: &state) else {
+                return (false, verdict != .closed && state.shouldSignal(), false)
+            }
             Self.push(.encoded(event), verdict, into: &state)
-            return (true, state.shouldSignal())
+            return (true, state.shouldSignal(), state.admission.paces(queued: state.liveCount))
         }
         if wake { signal() }
+        if pace { yieldProcessor() }
         return accepted
     }
 
@@ -165,13 +179,16 @@ final class EventIntake: Sendable {
     /// `false` when paused (counted), closed, or full under ``Overflow/dropNewest`` (counted).
     @discardableResult
     func accept(_ build: (IdentityState) -> PendingEvent) -> Bool {
-        let (accepted, wake) = state.withLock { state -> (Bool, Bool) in
+        let (accepted, wake, pace) = state.withLock { state -> (Bool, Bool, Bool) in
             let verdict = state.verdict(awaitsRoom: false)
-            guard Self.count(verdict, in: &state) else { return (false, verdict != .closed && state.shouldSignal()) }
+            guard Self.count(verdict, in: &state) else {
+                return (false, verdict != .closed && state.shouldSignal(), false)
+            }
             Self.push(.structured(build(state.identity)), verdict, into: &state)
-            return (true, state.shouldSignal())
+            return (true, state.shouldSignal(), state.admission.paces(queued: state.liveCount))
         }
         if wake { signal() }
+        if pace { yieldProcessor() }
         return accepted
     }
 
@@ -386,5 +403,11 @@ final class EventIntake: Sendable {
                 state.skipped = 0
             }
         }
+    }
+
+    /// Gives up the rest of the calling thread's time slice: it returns at once when no other thread waits for
+    /// the processor.
+    @Sendable static func yieldThread() {
+        sched_yield()
     }
 }

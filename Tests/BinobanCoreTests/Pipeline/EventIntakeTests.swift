@@ -149,6 +149,29 @@ struct EventIntakeTests {
         #expect(names.last == "paced")
         #expect(intake.take().summary.overflowDrops == 0)
     }
+
+    @Test("A caller yields the processor once per event while a quarter of the capacity is queued, never below")
+    func callersPaceThemselves() {
+        let yields = LockedValue(0)
+        let identity = IdentityState(anonymousId: "anon", userId: nil, traits: [:], deviceToken: nil, deviceId: "dev")
+        let intake = EventIntake(
+            identity: identity, persistIdentity: false, capacity: 100, overflow: .dropOldest,
+            settings: .init(enabled: true, flushAt: 20, flushInterval: .seconds(30)),
+            yieldProcessor: { yields.withLock { $0 += 1 } })
+        for index in 0..<24 { intake.accept { event("e\(index)", $0) } }
+        #expect(yields.withLock { $0 } == 0)
+        // From the 25th queued event on, each hand-over yields once, through the overflow too (still 100 queued).
+        for index in 24..<150 { intake.accept { event("e\(index)", $0) } }
+        #expect(yields.withLock { $0 } == 126)
+        // The loop took the queue: callers run free again.
+        _ = intake.take()
+        intake.accept { event("after", $0) }
+        #expect(yields.withLock { $0 } == 126)
+        // A refused event (paused) does not yield: nothing was queued.
+        intake.updateSettings { $0.enabled = false }
+        for _ in 0..<30 { intake.accept { event("paused", $0) } }
+        #expect(yields.withLock { $0 } == 126)
+    }
 }
 
 @Suite("Identity restore and storage location")
@@ -173,4 +196,5 @@ struct IdentityRestoreTests {
                 == IdentityState(anonymousId: "a", userId: nil, traits: [:], deviceToken: "t", deviceId: "d"))
         #expect(IdentityState.restore(from: restored.identity.snapshot) { "x" }.identity == restored.identity)
     }
+
 }
