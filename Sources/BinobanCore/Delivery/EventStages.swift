@@ -14,11 +14,9 @@ struct EventStages: Sendable {
         self.stages = stages
     }
 
-    /// Runs the stages in order on `event`; returns the reason of the stage that dropped it, if one did. An
-    /// event its caller already encoded (``PendingEvent/encodedHead``) cannot be shown in structured form: callers
-    /// never encode while stages are installed (``EventIntake``), so none reaches here.
+    /// Runs the stages in order on `event`; returns the reason of the stage that dropped it, if one did. Callers
+    /// never encode while stages are installed (``EventIntake``), so every event reaches here structured.
     func run(on event: inout PendingEvent) -> String? {
-        guard event.encodedHead == nil else { return nil }
         var value = event.publicValue
         for stage in stages {
             if case .drop(let reason) = stage.process(&value) { return reason }

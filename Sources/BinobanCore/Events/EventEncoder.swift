@@ -120,10 +120,7 @@ struct EventEncoder: Sendable {
             appendServerEvent(event, Self.noServerFields, to: &bytes)
             return
         }
-        if let head = event.encodedHead {
-            bytes.append(contentsOf: head)
-            if event.encodedWhole { return }
-        } else if event.kind == .track {
+        if event.kind == .track {
             Self.appendTrackHead(
                 name: event.name, properties: event.payload, messageId: event.messageId,
                 timestampMillis: event.timestampMillis, to: &bytes)
@@ -135,16 +132,17 @@ struct EventEncoder: Sendable {
         appendTail(of: event, to: &bytes)
     }
 
-    /// Completes an event whose caller encoded its head: appends the identity and the instance's context to
-    /// ``PendingEvent/encodedHead``, which then holds the whole object. Runs inside the intake's lock, where
-    /// the event is stamped, so it is kept to copying a few strings.
-    func completeHead(of event: inout PendingEvent) {
-        guard var bytes = event.encodedHead, !event.encodedWhole else { return }
-        event.encodedHead = nil
-        bytes.reserveCapacity(bytes.count + contextPrefix.count + 160)
-        appendTail(of: event, to: &bytes)
-        event.encodedHead = bytes
-        event.encodedWhole = true
+    /// Everything of a mobile track event after its timestamp under `identity`: the same bytes for every track
+    /// event until the identity changes, so an ``EncodingSnapshot`` encodes them once.
+    func trackTail(for identity: IdentityState) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(contextPrefix.count + 160)
+        appendTail(
+            of: PendingEvent(
+                kind: .track, name: "", payload: .null, messageId: MessageID(high: 0, low: 0), timestampMillis: 0,
+                anonymousId: identity.anonymousId, userId: identity.userId, deviceToken: identity.deviceToken),
+            to: &bytes)
+        return bytes
     }
 
     /// Everything after the timestamp: identity, traits and context, and the closing brace.
@@ -181,8 +179,8 @@ struct EventEncoder: Sendable {
     }
 
     /// Appends the members of a track event that do not depend on the identity or the instance:
-    /// `{"type":"track","event":…,"properties":…,"messageId":…,"timestamp":…` (no closing brace). A caller encodes
-    /// this itself when the write stage is deep (``PendingEvent/encodedHead``).
+    /// `{"type":"track","event":…,"properties":…,"messageId":…,"timestamp":…` (no closing brace), which
+    /// ``EncodingSnapshot/trackTail`` completes.
     static func appendTrackHead(
         name: String, properties: JSONValue, messageId: MessageID, timestampMillis: Int64, to bytes: inout [UInt8]
     ) {

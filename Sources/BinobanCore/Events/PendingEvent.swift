@@ -1,8 +1,9 @@
-/// One accepted call, stamped on the caller's thread and encoded later by the driver.
+/// One call in structured form, stamped on the caller's thread: what ``EventEncoder`` encodes, and what the host's
+/// before-send stages see (as a ``BinobanEvent``).
 ///
 /// It carries the identity of the moment it was accepted, so a `reset()` or `identify()` right after does not
-/// change it. When the write stage is deep, the caller has already encoded the part of a track event that does
-/// not depend on identity (``encodedHead``), and the intake the rest once the pipeline runs (``encodedWhole``).
+/// change it. Usually its caller encodes it at once (``QueuedEvent/encoded(_:)``); it stays structured in the
+/// intake only while stages are installed or before the pipeline runs (``QueuedEvent/structured(_:)``).
 ///
 /// A server call (``BinobanServerEvents``) carries what its caller gave beyond a mobile event in ``server``, one
 /// reference that is `nil` for every mobile event, so `track()` pays nothing for the server's fields.
@@ -31,11 +32,6 @@ struct PendingEvent: Sendable {
     var userId: String?
     /// The instance's push token (mobile events only: a server call never carries the instance's device).
     var deviceToken: String?
-    /// `{"type":"track","event":…,"properties":…,"messageId":…,"timestamp":…` when the caller encoded it (the
-    /// ``payload`` is then `.null`, so the queued event holds its compact bytes only). Mobile track events only.
-    var encodedHead: [UInt8]? = nil
-    /// ``encodedHead`` holds the whole JSON object: the intake added the identity and the instance's context.
-    var encodedWhole = false
     /// What a server call gave beyond a mobile event; `nil` for every mobile event.
     var server: ServerFields? = nil
 

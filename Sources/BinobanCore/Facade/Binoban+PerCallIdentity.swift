@@ -25,18 +25,29 @@ extension Binoban {
         server.identify(traits: convert(traits), as: identity)
     }
 
-    /// Stamps a server call and hands it to the intake; `false` when the instance is disabled, paused or
-    /// stopped. `identity` `nil` takes the instance's anonymousId and userId (``BinobanServerEvents``'s
-    /// `screen(title:properties:)`). Never encoded by the caller: server calls are encoded by the writer.
+    /// Stamps a server call, encodes it on the caller's thread and hands it to the intake; `false` when the
+    /// instance is disabled, paused or stopped. `identity` `nil` takes the instance's anonymousId and userId
+    /// (``BinobanServerEvents``'s `screen(title:properties:)`).
     @discardableResult
     func acceptServerCall(_ call: ServerCall) -> Bool {
         guard let runtime else { return false }
-        let accepted = runtime.intake.accept(serverEvent(call, awaited: false, runtime: runtime).make)
+        let event = serverEvent(call, awaited: false, runtime: runtime)
+        let intake = runtime.intake
+        var accepted: Bool?
+        while accepted == nil {
+            guard let snapshot = intake.encodingSnapshot else {
+                accepted = intake.accept(event.make)
+                break
+            }
+            let (encoded, usedIdentity) = event.encode(with: snapshot)
+            // `nil`: the instance's identity, which this event carries, changed meanwhile; encode again.
+            accepted = intake.accept(encoded, against: usedIdentity ? snapshot : nil)
+        }
         if debugLogIsOn {
             debugLog.event(
-                call.kind, name: call.name, fieldCount: call.body.objectValue?.count ?? 0, accepted: accepted)
+                call.kind, name: call.name, fieldCount: call.body.objectValue?.count ?? 0, accepted: accepted ?? false)
         }
-        return accepted
+        return accepted ?? false
     }
 
     /// Stamps a server call, hands it to the intake (waiting for room like `trackAwaitingRoom`) and waits until
@@ -46,7 +57,16 @@ extension Binoban {
         let event = serverEvent(call, awaited: true, runtime: runtime)
         // Registered before the event is handed over: its outcome may come before this task waits.
         let token = runtime.outcomeWaiters.register(call.fields.hostMessageId ?? event.messageId.text)
-        let admission = await runtime.intake.acceptWaitingForRoom(awaited: true, event.make)
+        let intake = runtime.intake
+        var admission: EventIntake.AwaitedAdmission?
+        while admission == nil {
+            guard let snapshot = intake.encodingSnapshot else {
+                admission = await intake.acceptWaitingForRoom(awaited: true, event.make)
+                break
+            }
+            let (encoded, usedIdentity) = event.encode(with: snapshot)
+            admission = await intake.acceptWaitingForRoom(encoded, against: usedIdentity ? snapshot : nil)
+        }
         runtime.outcomeWaiters.noteAdmission()
         if debugLogIsOn {
             debugLog.event(
@@ -54,7 +74,7 @@ extension Binoban {
                 accepted: admission == .accepted)
         }
         let refused: BinobanEventOutcome
-        switch admission {
+        switch admission ?? .closed {
         case .accepted: return await runtime.outcomeWaiters.wait(token)
         case .paused: refused = .finished(.dropped(.paused))
         case .overflowed: refused = .finished(.dropped(.writeStageOverflow))
@@ -65,27 +85,51 @@ extension Binoban {
         return refused
     }
 
-    /// The event of a server call, built under the intake's lock from the instance's identity of that moment,
-    /// and the id generated for it (sent unless the caller gave its own `messageId`).
-    private func serverEvent(
-        _ call: ServerCall, awaited: Bool, runtime: BinobanRuntime
-    ) -> (messageId: MessageID, make: (IdentityState) -> PendingEvent) {
+    /// The event of a server call, stamped now: built from the instance's identity of the moment it is taken
+    /// (under the intake's lock, or from the snapshot it is encoded against), with the id generated for it (sent
+    /// unless the caller gave its own `messageId`).
+    private func serverEvent(_ call: ServerCall, awaited: Bool, runtime: BinobanRuntime) -> StampedServerCall {
         let hostMessageId = call.fields.hostMessageId
         let messageId = hostMessageId == nil ? MessageID.random(from: runtime.random) : MessageID(high: 0, low: 0)
         let now = call.fields.timestampMillis ?? configuration.wallClock.currentMillisecondsSince1970()
         let serverFields = PendingEvent.ServerFields(
             messageId: hostMessageId, context: call.fields.context, integrations: call.fields.integrations,
             category: call.category, groupId: call.groupId, previousId: call.previousId, isAwaited: awaited)
-        let (kind, name, body, identity) = (call.kind, call.name, call.body, call.identity)
-        return (
-            messageId,
-            { current in
-                let ids = EventIdentityRule.ids(for: kind, given: identity, instance: current)
-                return PendingEvent(
-                    kind: kind, name: name, payload: body, messageId: messageId, timestampMillis: now,
-                    anonymousId: ids.anonymousId, userId: ids.userId, deviceToken: nil, server: serverFields)
-            }
-        )
+        return StampedServerCall(
+            kind: call.kind, name: call.name, body: call.body, identity: call.identity, messageId: messageId,
+            timestampMillis: now, fields: serverFields)
+    }
+}
+
+/// A server call stamped with its message id and time, not yet with the instance's identity.
+struct StampedServerCall: Sendable {
+    var kind: PendingEvent.Kind
+    var name: String
+    var body: JSONValue
+    var identity: BinobanEventIdentity?
+    var messageId: MessageID
+    var timestampMillis: Int64
+    var fields: PendingEvent.ServerFields
+
+    /// Whether the event carries any of the instance's identity (``EventIdentityRule``): only then does an
+    /// identity change while it is encoded matter.
+    var usesInstanceIdentity: Bool { EventIdentityRule.usesInstance(for: kind, given: identity) }
+
+    /// The structured event with the instance's identity `current`.
+    func make(_ current: IdentityState) -> PendingEvent {
+        let ids = EventIdentityRule.ids(for: kind, given: identity, instance: current)
+        return PendingEvent(
+            kind: kind, name: name, payload: body, messageId: messageId, timestampMillis: timestampMillis,
+            anonymousId: ids.anonymousId, userId: ids.userId, deviceToken: nil, server: fields)
+    }
+
+    /// The event encoded with the identity of `snapshot`, and whether it carries any of it.
+    func encode(with snapshot: EncodingSnapshot) -> (EncodedEvent, usedIdentity: Bool) {
+        let json = snapshot.encoder.encode(make(snapshot.identity))
+        let event = EncodedEvent(
+            json: json, messageId: EventMessageID(generated: messageId, hostGiven: fields.messageId),
+            isAwaited: fields.isAwaited)
+        return (event, usesInstanceIdentity)
     }
 }
 

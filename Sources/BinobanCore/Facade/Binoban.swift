@@ -108,10 +108,22 @@ public final class Binoban: Sendable {
         guard let runtime else { return false }
         let messageId = MessageID.random(from: runtime.random)
         let now = configuration.wallClock.currentMillisecondsSince1970()
-        return await runtime.intake.acceptWaitingForRoom { current in
-            PendingEvent(
-                kind: .track, name: name, payload: properties, messageId: messageId, timestampMillis: now,
-                anonymousId: current.anonymousId, userId: current.userId, deviceToken: current.deviceToken)
+        let intake = runtime.intake
+        while true {
+            guard let snapshot = intake.encodingSnapshot else {
+                return await intake.acceptWaitingForRoom { current in
+                    PendingEvent(
+                        kind: .track, name: name, payload: properties, messageId: messageId, timestampMillis: now,
+                        anonymousId: current.anonymousId, userId: current.userId, deviceToken: current.deviceToken)
+                }
+            }
+            let json = snapshot.encodeMobile(
+                .track, name: name, payload: properties, messageId: messageId, timestampMillis: now)
+            let event = EncodedEvent(json: json, messageId: EventMessageID(generated: messageId), isAwaited: false)
+            // `nil`: the identity changed while this caller encoded (or waited for room); encode again.
+            if let admission = await intake.acceptWaitingForRoom(event, against: snapshot) {
+                return admission == .accepted
+            }
         }
     }
 
@@ -334,39 +346,37 @@ public final class Binoban: Sendable {
 
     // MARK: Helpers
 
-    /// Stamps a mobile event with the current identity and hands it to the intake; `false` when the instance is
-    /// disabled, paused or stopped. Server calls go through `acceptServerCall`.
+    /// Stamps a mobile event with the current identity, encodes it on the caller's thread and hands it to the
+    /// intake; `false` when the instance is disabled, paused or stopped. Server calls go through
+    /// `acceptServerCall`.
     @discardableResult
     func accept(_ kind: PendingEvent.Kind, name: String, payload: JSONValue) -> Bool {
         guard let runtime else { return false }
         let messageId = MessageID.random(from: runtime.random)
         let now = configuration.wallClock.currentMillisecondsSince1970()
-        // A deep queue means the writer is behind: encode the identity-free part here (EventIntake.isDeep).
-        var head: [UInt8]?
-        if kind == .track, runtime.intake.isDeep {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(256)
-            EventEncoder.appendTrackHead(
-                name: name, properties: payload, messageId: messageId, timestampMillis: now, to: &bytes)
-            head = bytes
-        }
-        let accepted = runtime.intake.accept { current in
-            PendingEvent(
-                kind: kind,
-                name: name,
-                payload: head == nil ? payload : .null,
-                messageId: messageId,
-                timestampMillis: now,
-                anonymousId: current.anonymousId,
-                userId: current.userId,
-                deviceToken: current.deviceToken,
-                encodedHead: head
-            )
+        let intake = runtime.intake
+        var accepted: Bool?
+        while accepted == nil {
+            guard let snapshot = intake.encodingSnapshot else {
+                // Stages installed, or the pipeline not started: the loop encodes the structured event.
+                accepted = intake.accept { current in
+                    PendingEvent(
+                        kind: kind, name: name, payload: payload, messageId: messageId, timestampMillis: now,
+                        anonymousId: current.anonymousId, userId: current.userId, deviceToken: current.deviceToken)
+                }
+                break
+            }
+            let json = snapshot.encodeMobile(
+                kind, name: name, payload: payload, messageId: messageId, timestampMillis: now)
+            // `nil`: the identity changed while this caller encoded; encode again with the new one.
+            accepted = intake.accept(
+                EncodedEvent(json: json, messageId: EventMessageID(generated: messageId), isAwaited: false),
+                against: snapshot)
         }
         if debugLogIsOn {
-            debugLog.event(kind, name: name, fieldCount: payload.objectValue?.count ?? 0, accepted: accepted)
+            debugLog.event(kind, name: name, fieldCount: payload.objectValue?.count ?? 0, accepted: accepted ?? false)
         }
-        return accepted
+        return accepted ?? false
     }
 
     /// The instance's debug lines (written only while ``debugLogsEnabled`` is on).

@@ -18,4 +18,14 @@ enum EventIdentityRule {
         if anonymousId == nil, userId == nil { return (instance.anonymousId, nil) }
         return (anonymousId, userId)
     }
+
+    /// Whether ``ids(for:given:instance:)`` takes anything of the instance's identity (rules 4 and the call
+    /// without a per-call identity): only such an event must be encoded again when the identity changes meanwhile.
+    static func usesInstance(for kind: PendingEvent.Kind, given identity: BinobanEventIdentity?) -> Bool {
+        guard let identity else { return true }
+        if kind == .alias { return false }
+        let userId = identity.userId.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }
+        let anonymousId = identity.anonymousId.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }
+        return anonymousId == nil && userId == nil
+    }
 }

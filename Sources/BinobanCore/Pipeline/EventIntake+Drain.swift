@@ -56,7 +56,6 @@ extension EventIntake {
             summary.closed = state.closed
             state.closeTaken = state.closed
             drain.summary = summary
-            publishDepth(0)
             let waiters = state.roomWaiters.map(\.continuation)
             state.roomWaiters = []
             return (drain, waiters)
@@ -66,14 +65,14 @@ extension EventIntake {
     }
 
     /// The largest buffer kept for reuse, in events. A buffer that grew past it during a burst is freed instead:
-    /// kept, its capacity alone (about 130 bytes per event) would hold tens of megabytes long after the burst.
+    /// kept, its capacity alone (56 bytes per event) would hold tens of megabytes long after the burst.
     static let recycledCapacityLimit = 8_192
 
     /// Hands a drained buffer back for reuse. Pass the only reference: a caller then frees its events.
-    func recycle(_ buffer: consuming [PendingEvent]) {
+    func recycle(_ buffer: consuming [QueuedEvent]) {
         let kept = buffer
         guard kept.capacity <= Self.recycledCapacityLimit else { return }
-        let unused = state.withLock { state -> [PendingEvent] in
+        let unused = state.withLock { state -> [QueuedEvent] in
             guard state.stale.isEmpty, state.spare.capacity == 0 else { return kept }
             state.stale = kept
             return []

@@ -1,14 +1,20 @@
 #if canImport(Glibc)
-import Synchronization
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The bounded, ordered hand-off between callers and the pipeline: a lock-protected queue. Whether an event is
 /// taken is ``IntakeAdmission``'s to say (closed, paused, waiting for room, full); the queue performs the verdict
 /// and counts it, and the pipeline machine decides everything after the drain.
 ///
-/// Callers stamp events with the current identity and push them under one short lock; identity changes
-/// happen under the same lock, in the same order, so an event keeps the identity of the moment it was
-/// accepted. The first work after a drain calls `onWork` once, so the driver is woken without polling (a settings
+/// Once the pipeline runs (and unless before-send stages are installed), callers encode their events themselves,
+/// outside the lock, against the current ``EncodingSnapshot``, and push the bytes under one short lock, which
+/// takes them only while that snapshot is still the current one; identity changes replace the snapshot under the
+/// same lock, in the same order, so an event keeps the identity of the moment it was accepted. Otherwise callers
+/// push structured events stamped under the lock, which the loop encodes (Docs/Decisions/0220). The first work after a drain calls `onWork` once, so the driver is woken without polling (a settings
 /// change once more, since a driver holding a write takes the settings alone); the driver takes everything in one
 /// O(1) swap.
 final class EventIntake: Sendable {
@@ -16,14 +22,14 @@ final class EventIntake: Sendable {
         var identity: IdentityState
         var identityDirty: Bool
         /// Accepted events, oldest first; the first `skipped` of them were dropped to respect the capacity.
-        var events: [PendingEvent] = []
+        var events: [QueuedEvent] = []
         var skipped = 0
         let admission: IntakeAdmission
         /// An empty array with capacity, swapped in at the next drain.
-        var spare: [PendingEvent] = []
+        var spare: [QueuedEvent] = []
         /// A drained array handed back by the driver with its events still in it: a caller empties it (so the
         /// events are freed on the thread that allocated them, not across threads) and makes it the spare.
-        var stale: [PendingEvent] = []
+        var stale: [QueuedEvent] = []
         var accepted = 0
         var overflowDrops = 0
         var pausedDrops = 0
@@ -38,8 +44,13 @@ final class EventIntake: Sendable {
         var closed = false
         /// A drain has handed the close to the pipeline: the intake stays closed, but that is no longer work.
         var closeTaken = false
-        /// The pipeline's encoder, once it runs: events whose caller encoded their head are completed with it.
+        /// Whether callers may encode their events (not while stages are installed: they need them structured).
+        let callerEncodes: Bool
+        /// The pipeline's encoder, once it runs (and only when callers encode).
         var encoder: EventEncoder?
+        /// What callers encode against: the encoder and the current identity, replaced at every identity change;
+        /// `nil` while callers hand over structured events.
+        var snapshot: EncodingSnapshot?
         /// `onWork` was called since the last drain.
         var signalled = false
         /// Callers waiting for room, in arrival order.
@@ -73,28 +84,23 @@ final class EventIntake: Sendable {
     }
 
     let state: LockedValue<State>
-    /// Whether the queue can ever reach ``callerEncodingDepth`` (a smaller capacity never does, so `isDeep` is
-    /// not even read), and callers may encode (not while stages are installed).
-    private let canBeDeep: Bool
-    #if canImport(Glibc)
-    /// The queue depth as of the last push or drain, read by `isDeep` without taking the lock (a relaxed atomic;
-    /// `Synchronization` would raise the Apple deployment targets, so there the lock is read instead).
-    private let depthHint = Atomic<Int>(0)
-    #endif
     private let onWork: LockedValue<WakeUp?>
+    /// Gives up the caller's time slice (``IntakeAdmission/paces(queued:)``); a test counts the calls instead.
+    private let yieldProcessor: @Sendable () -> Void
 
     /// `callerEncodes: false` keeps every event in structured form (the host's before-send stages need it).
     init(
         identity: IdentityState, persistIdentity: Bool, capacity: Int, overflow: Overflow, settings: Settings,
-        callerEncodes: Bool = true
+        callerEncodes: Bool = true, yieldProcessor: @escaping @Sendable () -> Void = EventIntake.yieldThread
     ) {
-        canBeDeep = callerEncodes && capacity >= Self.callerEncodingDepth
+        self.yieldProcessor = yieldProcessor
         state = LockedValue(
             State(
                 identity: identity,
                 identityDirty: persistIdentity,
                 admission: IntakeAdmission(capacity: capacity, overflow: overflow),
-                settings: settings
+                settings: settings,
+                callerEncodes: callerEncodes
             )
         )
         onWork = LockedValue(nil)
@@ -111,10 +117,14 @@ final class EventIntake: Sendable {
         if pending { callback() }
     }
 
-    /// Gives the intake the pipeline's encoder, so that events a caller encoded in part are completed when they
-    /// are stamped (the writer then only copies them).
+    /// Gives the intake the pipeline's encoder: from now on callers encode their events (unless stages are
+    /// installed), and the loop only hands the bytes to storage.
     func setEncoder(_ encoder: EventEncoder) {
-        state.withLock { $0.encoder = encoder }
+        state.withLock { state in
+            guard state.callerEncodes else { return }
+            state.encoder = encoder
+            state.snapshot = EncodingSnapshot(identity: state.identity, encoder: encoder)
+        }
     }
 
     /// Forgets the wake-up call (the driver stopped), so the intake no longer keeps the driver alive.
@@ -137,48 +147,48 @@ final class EventIntake: Sendable {
     /// Whether the buffer holds work the driver has not taken.
     var hasWork: Bool { state.withLock { $0.hasWork } }
 
-    /// The queue depth from which callers encode their own track events before handing them over
-    /// (``PendingEvent/encodedHead``): the writer has fallen behind, so the producer takes on part of its work
-    /// (CPU only, never I/O or waiting), which slows a tight loop to about what the writer takes and keeps the
-    /// queued events compact. Below it `track()` stays as cheap as it can be.
-    static let callerEncodingDepth = 4_096
-
     /// The depth from which `trackAwaitingRoom` waits, whatever the capacity: a caller that awaits has asked to
     /// be paced, so it is paced early. The writer takes the queue whole at every drain, so waiting here costs no
     /// throughput (callers refill while the writer writes), and the events an awaiting producer keeps in memory
     /// stay a few megabytes however large the capacity or the burst (Decision 0207).
     static let awaitingCallerDepth = 1_024
 
-    /// Whether the queue is at least ``callerEncodingDepth`` deep (as of the last push or drain: a hint).
-    var isDeep: Bool {
-        guard canBeDeep else { return false }
-        #if canImport(Glibc)
-        return depthHint.load(ordering: .relaxed) >= Self.callerEncodingDepth
-        #else
-        return state.withLock { $0.liveCount >= Self.callerEncodingDepth }
-        #endif
-    }
+    /// What a caller encodes its event against; `nil` while events are handed over structured (stages are
+    /// installed, or the pipeline has not started).
+    var encodingSnapshot: EncodingSnapshot? { state.withLock { $0.snapshot } }
 
-    func publishDepth(_ depth: Int) {
-        #if canImport(Glibc)
-        if canBeDeep { depthHint.store(depth, ordering: .relaxed) }
-        #endif
-    }
-
-    /// Stamps and enqueues an event built from the current identity. Returns `false` when paused (counted),
-    /// closed, or full under ``Overflow/dropNewest`` (counted).
-    @discardableResult
-    func accept(_ build: (IdentityState) -> PendingEvent) -> Bool {
-        let (accepted, wake) = state.withLock { state -> (Bool, Bool) in
+    /// Enqueues an event its caller encoded against `snapshot` (`nil`: the event carries nothing of the
+    /// instance's identity). Returns `nil`, taking and counting nothing, when the identity changed since the
+    /// snapshot was taken: the caller encodes again against the new one. Otherwise as ``accept(_:)``.
+    func accept(_ event: EncodedEvent, against snapshot: EncodingSnapshot?) -> Bool? {
+        let (accepted, wake, pace) = state.withLock { state -> (Bool?, Bool, Bool) in
+            if let snapshot, state.snapshot !== snapshot { return (nil, false, false) }
             let verdict = state.verdict(awaitsRoom: false)
-            guard Self.count(verdict, in: &state) else { return (false, verdict != .closed && state.shouldSignal()) }
-            var event = build(state.identity)
-            state.encoder?.completeHead(of: &event)
-            Self.push(event, verdict, into: &state)
-            publishDepth(state.liveCount)
-            return (true, state.shouldSignal())
+            guard Self.count(verdict, in: &state) else {
+                return (false, verdict != .closed && state.shouldSignal(), false)
+            }
+            Self.push(.encoded(event), verdict, into: &state)
+            return (true, state.shouldSignal(), state.admission.paces(queued: state.liveCount))
         }
         if wake { signal() }
+        if pace { yieldProcessor() }
+        return accepted
+    }
+
+    /// Stamps and enqueues a structured event built from the current identity (the loop encodes it). Returns
+    /// `false` when paused (counted), closed, or full under ``Overflow/dropNewest`` (counted).
+    @discardableResult
+    func accept(_ build: (IdentityState) -> PendingEvent) -> Bool {
+        let (accepted, wake, pace) = state.withLock { state -> (Bool, Bool, Bool) in
+            let verdict = state.verdict(awaitsRoom: false)
+            guard Self.count(verdict, in: &state) else {
+                return (false, verdict != .closed && state.shouldSignal(), false)
+            }
+            Self.push(.structured(build(state.identity)), verdict, into: &state)
+            return (true, state.shouldSignal(), state.admission.paces(queued: state.liveCount))
+        }
+        if wake { signal() }
+        if pace { yieldProcessor() }
         return accepted
     }
 
@@ -208,22 +218,41 @@ final class EventIntake: Sendable {
     func acceptWaitingForRoom(
         awaited: Bool, _ build: @escaping (IdentityState) -> PendingEvent
     ) async -> AwaitedAdmission {
+        await admitWaitingForRoom(awaited: awaited) { .structured(build($0.identity)) } ?? .closed
+    }
+
+    /// ``acceptWaitingForRoom(awaited:_:)`` for an event its caller encoded against `snapshot`; `nil`, taking and
+    /// counting nothing, when the identity changed since (as ``accept(_:against:)``).
+    func acceptWaitingForRoom(_ event: EncodedEvent, against snapshot: EncodingSnapshot?) async -> AwaitedAdmission? {
+        await admitWaitingForRoom(awaited: event.isAwaited) { state in
+            if let snapshot, state.snapshot !== snapshot { return nil }
+            return .encoded(event)
+        }
+    }
+
+    /// Waits for room as the admission rule says, then queues what `make` returns; `nil` when `make` returned
+    /// `nil` (a stale snapshot: nothing taken or counted).
+    private func admitWaitingForRoom(
+        awaited: Bool, _ make: (State) -> QueuedEvent?
+    ) async -> AwaitedAdmission? {
         while true {
-            let (verdict, wake) = state.withLock { state -> (IntakeAdmission.Verdict, Bool) in
+            let (verdict, wake, stale) = state.withLock { state -> (IntakeAdmission.Verdict, Bool, Bool) in
                 let verdict = state.verdict(awaitsRoom: true)
                 switch verdict {
-                case .closed, .waitForRoom: return (verdict, false)
+                case .closed, .waitForRoom: return (verdict, false, false)
                 case .paused, .refuseNewest:
                     _ = Self.count(verdict, in: &state)
-                    return (verdict, state.shouldSignal())
+                    return (verdict, state.shouldSignal(), false)
                 case .enqueue, .enqueueDroppingOldest:
+                    guard let event = make(state) else { return (verdict, false, true) }
                     _ = Self.count(verdict, in: &state)
-                    Self.push(build(state.identity), verdict, into: &state)
+                    Self.push(event, verdict, into: &state)
                     if awaited { state.awaitedEvents += 1 }
-                    return (verdict, state.shouldSignal())
+                    return (verdict, state.shouldSignal(), false)
                 }
             }
             if wake { signal() }
+            if stale { return nil }
             switch verdict {
             case .enqueue, .enqueueDroppingOldest: return .accepted
             case .paused: return .paused
@@ -260,15 +289,30 @@ final class EventIntake: Sendable {
         }
     }
 
-    /// Changes the identity and, unless paused, enqueues an event stamped with the new identity, atomically.
+    /// Changes the identity and, unless paused, enqueues an event stamped with the new identity, atomically. Callers
+    /// encode against the new identity from now on: an event encoded against the old one is encoded again.
     func changeIdentity(_ change: (inout IdentityState) -> Void, thenEmit build: ((IdentityState) -> PendingEvent)?) {
         let wake = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             change(&state.identity)
             state.identityDirty = true
+            if let encoder = state.encoder {
+                state.snapshot = EncodingSnapshot(identity: state.identity, encoder: encoder)
+            }
             if let build {
                 let verdict = state.verdict(awaitsRoom: false)
-                if Self.count(verdict, in: &state) { Self.push(build(state.identity), verdict, into: &state) }
+                if Self.count(verdict, in: &state) {
+                    // Encoded here, under the lock: identity changes are rare, and the event must carry this one.
+                    let event = build(state.identity)
+                    let queued: QueuedEvent =
+                        state.encoder.map {
+                            .encoded(
+                                EncodedEvent(
+                                    json: $0.encode(event), messageId: EventMessageID(generated: event.messageId),
+                                    isAwaited: false))
+                        } ?? .structured(event)
+                    Self.push(queued, verdict, into: &state)
+                }
             }
             return state.shouldSignal()
         }
@@ -342,7 +386,7 @@ final class EventIntake: Sendable {
     /// are compacted away in amortised O(1), so memory stays below twice the capacity. The event is consumed: it
     /// moves into the queue instead of being copied.
     private static func push(
-        _ event: consuming PendingEvent, _ verdict: IntakeAdmission.Verdict, into state: inout State
+        _ event: consuming QueuedEvent, _ verdict: IntakeAdmission.Verdict, into state: inout State
     ) {
         if !state.stale.isEmpty, state.spare.capacity == 0 {
             var recycled = state.stale
@@ -359,5 +403,11 @@ final class EventIntake: Sendable {
                 state.skipped = 0
             }
         }
+    }
+
+    /// Gives up the rest of the calling thread's time slice: it returns at once when no other thread waits for
+    /// the processor.
+    @Sendable static func yieldThread() {
+        sched_yield()
     }
 }

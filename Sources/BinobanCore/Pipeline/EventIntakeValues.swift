@@ -24,10 +24,10 @@ extension EventIntake {
     /// What one drain hands to the driver.
     struct Drain: Sendable {
         /// The taken buffer; its first `firstLive` elements were dropped (drop-oldest).
-        var buffer: [PendingEvent] = []
+        var buffer: [QueuedEvent] = []
         var firstLive = 0
         /// The events to store, oldest first.
-        var events: ArraySlice<PendingEvent> { buffer[firstLive...] }
+        var events: ArraySlice<QueuedEvent> { buffer[firstLive...] }
         /// Everything else the drain carried, for the machine.
         var summary = PipelineDrain()
     }

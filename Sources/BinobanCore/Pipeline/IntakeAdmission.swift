@@ -8,6 +8,11 @@
 /// 4. Below ``capacity`` the event is queued.
 /// 5. At capacity, ``EventIntake/Overflow/dropNewest`` refuses the new event and
 ///    ``EventIntake/Overflow/dropOldest`` queues it and drops the oldest; either way one overflow drop is counted.
+///
+/// Pacing, beside the verdict: a caller that hands over an event while ``pacingDepth`` events are queued gives up
+/// the rest of its time slice once (``paces(queued:)``): the loop has fallen behind the producers, and on a busy
+/// machine it gets the CPU only as one thread among many, so each producer lets it run rather than fill the queue
+/// to its bound. CPU scheduling only: the caller never waits for the loop.
 struct IntakeAdmission: Sendable, Equatable {
     /// What happens to one event.
     enum Verdict: Sendable, Equatable {
@@ -31,12 +36,19 @@ struct IntakeAdmission: Sendable, Equatable {
     /// smaller.
     let awaitingDepth: Int
     let overflow: EventIntake.Overflow
+    /// The depth from which callers yield the processor once per event: a quarter of the capacity.
+    let pacingDepth: Int
 
     init(capacity: Int, overflow: EventIntake.Overflow) {
         self.capacity = max(1, capacity)
         self.awaitingDepth = max(1, min(capacity, EventIntake.awaitingCallerDepth))
         self.overflow = overflow
+        pacingDepth = max(1, self.capacity / 4)
     }
+
+    /// Whether a caller that just handed over an event with `queued` events in the queue yields the processor.
+    @inline(__always)
+    func paces(queued: Int) -> Bool { queued >= pacingDepth }
 
     /// The verdict for one event, given the queue depth and the intake's state.
     @inline(__always)

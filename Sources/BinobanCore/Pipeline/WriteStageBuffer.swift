@@ -4,13 +4,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The driver's side of the write stage: the events of the current drain, encoded and handed to storage a chunk
-/// at a time, and the suffix a full storage refused (kept for the next append until the machine says to drop it).
+/// The driver's side of the write stage: the events of the current drain (encoded by their callers, or here when
+/// they come structured) handed to storage a chunk at a time, and the suffix a full storage refused (kept for the next append until the machine says to drop it).
 struct WriteStageBuffer {
     /// Events encoded and handed to storage per append.
     static var chunkSize: Int { 2048 }
 
-    /// The instance's encoder (the intake completes caller-encoded events with it too).
+    /// The instance's encoder, for the events that reach the loop structured (callers encode with it too: the
+    /// intake's ``EncodingSnapshot``).
     let encoder: EventEncoder
     /// Where events are drained from, and their buffers go back for reuse.
     private let intake: EventIntake
@@ -44,8 +45,8 @@ struct WriteStageBuffer {
         self.namesEvents = namesEvents
     }
 
-    /// A buffer with the instance's encoder (its static context, instance id and, when collected, device id),
-    /// which it also gives the intake to complete caller-encoded events with.
+    /// A buffer with the instance's encoder (its static context and, when collected, device id), which it also
+    /// gives the intake for callers to encode with.
     init(for parts: PipelineParts) {
         let configuration = parts.configuration
         let deviceId = configuration.collectDeviceId ? parts.intake.identity.deviceId : nil
@@ -73,52 +74,43 @@ struct WriteStageBuffer {
         return drain.summary
     }
 
-    /// The events to append next: the refused suffix, or the next chunk encoded now.
+    /// The events to append next: the refused suffix, or the next chunk. Events their callers encoded are only
+    /// collected; a structured one (stages installed, or accepted before the pipeline ran) is run through the
+    /// stages and encoded here.
     mutating func nextChunk() -> [Data] {
         guard chunk.isEmpty else { return chunk }
         let start = drain.firstLive + encoded
         let end = min(start + Self.chunkSize, drain.buffer.endIndex)
-        var scratch: [UInt8] = []
-        scratch.reserveCapacity(4096)
         chunk.reserveCapacity(end - start)
-        guard stages == nil, !namesEvents else {
-            encodeStaged(start..<end)
-            return chunk
-        }
-        // Read in place: a `for` over the slice copied every event (seven reference-counted fields) per encode.
+        var scratch: [UInt8] = []
+        // Read in place: a `for` over the slice would copy each event out of the buffer.
         drain.buffer.withUnsafeBufferPointer { events in
             for index in start..<end {
-                scratch.removeAll(keepingCapacity: true)
-                encoder.encode(events[index], to: &scratch)
-                chunk.append(Data(scratch))
+                switch events[index] {
+                case .encoded(let event):
+                    if namesEvents { name(event.messageId.text, awaited: event.isAwaited) }
+                    chunk.append(event.json)
+                case .structured(var event):
+                    if let reason = stages?.run(on: &event) {
+                        noteStageDrop(reason, event.messageIdText)
+                        continue
+                    }
+                    if scratch.capacity == 0 { scratch.reserveCapacity(4096) }
+                    scratch.removeAll(keepingCapacity: true)
+                    encoder.encode(event, to: &scratch)
+                    if namesEvents { name(event.messageIdText, awaited: event.server?.isAwaited == true) }
+                    chunk.append(Data(scratch))
+                }
             }
         }
         encoded = end - drain.firstLive
-        if end == drain.buffer.endIndex { releaseDrain() }
         return chunk
     }
 
-    /// Encodes the events of `range` after running the stages on each, keeping their message ids when the
-    /// delivery observer needs them (a copy per event: only hosts with stages or an observer take this path).
-    private mutating func encodeStaged(_ range: Range<Int>) {
-        var scratch: [UInt8] = []
-        scratch.reserveCapacity(4096)
-        for index in range {
-            var event = drain.buffer[index]
-            if let reason = stages?.run(on: &event) {
-                noteStageDrop(reason, event.messageIdText)
-                continue
-            }
-            scratch.removeAll(keepingCapacity: true)
-            encoder.encode(event, to: &scratch)
-            if namesEvents {
-                if event.server?.isAwaited == true { chunkAwaited.append(chunk.count) }
-                chunkIDs.append(event.messageIdText)
-            }
-            chunk.append(Data(scratch))
-        }
-        encoded = range.upperBound - drain.firstLive
-        if range.upperBound == drain.buffer.endIndex { releaseDrain() }
+    /// Keeps the message id of the event about to join the chunk (events are named: ``namesEvents``).
+    private mutating func name(_ messageId: String, awaited: Bool) {
+        if awaited { chunkAwaited.append(chunk.count) }
+        chunkIDs.append(messageId)
     }
 
     private mutating func noteStageDrop(_ reason: String, _ messageId: @autoclosure () -> String) {
@@ -137,9 +129,12 @@ struct WriteStageBuffer {
         return stageDrops
     }
 
-    /// Hands the drained events back as soon as they are all encoded: held until the next drain, a burst's last
-    /// drain (up to the write stage's capacity) would stay in memory while the pipeline is idle.
-    private mutating func releaseDrain() {
+    /// Hands the drained events back once they are all stored (or dropped): held until the next drain, a burst's
+    /// last drain (up to the write stage's capacity) would stay in memory while the pipeline is idle. Not before the
+    /// chunk lets go of them: the last reference to each event's bytes is then the buffer's, which a caller empties,
+    /// so the bytes are freed by the thread that allocated them (Decision 0206's addendum).
+    private mutating func releaseDrainIfDone() {
+        guard chunk.isEmpty, !hasMoreAfterChunk, !drain.buffer.isEmpty else { return }
         intake.recycle(drain.buffer)
         drain.buffer = []
         drain.firstLive = 0
@@ -164,6 +159,7 @@ struct WriteStageBuffer {
             oversizeIDs = []
         }
         chunk.removeFirst(taken)
+        releaseDrainIfDone()
         return (bytes, placedBytes)
     }
 
@@ -248,6 +244,7 @@ struct WriteStageBuffer {
             chunkIDs = []
             chunkAwaited = []
         }
+        releaseDrainIfDone()
         return (lost, stored, storedBytes)
     }
 
@@ -274,6 +271,7 @@ struct WriteStageBuffer {
         chunk = []
         chunkIDs = []
         chunkAwaited = []
+        releaseDrainIfDone()
     }
 
     /// The positions of the `count` largest events: the ones a storage refused as oversize, since its rule is a

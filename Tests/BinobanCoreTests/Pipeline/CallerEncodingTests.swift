@@ -4,64 +4,137 @@ import Testing
 
 @testable import BinobanCore
 
-@Suite("Caller encoding when the write stage is deep")
+@Suite("Caller encoding: each event encoded once, against the identity of the moment it is accepted")
 struct CallerEncodingTests {
     static let identity = IdentityState(
         anonymousId: "anon \"1\"", userId: "user\n2", traits: [:], deviceToken: "tok", deviceId: "dev")
+    static let encoder = EventEncoder(context: FixedContextProvider().staticContext(), deviceId: nil)
 
-    static func event(properties: JSONValue, userId: String?) -> PendingEvent {
+    static func event(properties: JSONValue, identity: IdentityState) -> PendingEvent {
         PendingEvent(
             kind: .track, name: "näme \"q\" \u{1}", payload: properties,
             messageId: MessageID(high: 0xFFFF_FFFF_FFFF_FFFF, low: 0),
-            timestampMillis: 1_764_590_400_123, anonymousId: identity.anonymousId, userId: userId,
+            timestampMillis: 1_764_590_400_123, anonymousId: identity.anonymousId, userId: identity.userId,
             deviceToken: identity.deviceToken)
     }
 
+    static func makeIntake(capacity: Int = 100, callerEncodes: Bool = true) -> EventIntake {
+        EventIntake(
+            identity: identity, persistIdentity: false, capacity: capacity, overflow: .dropOldest,
+            settings: .init(enabled: true, flushAt: 20, flushInterval: .seconds(30)), callerEncodes: callerEncodes)
+    }
+
+    /// What a caller does: encode against the current snapshot, hand over, encode again if the identity changed.
+    static func encoded(_ name: String, against snapshot: EncodingSnapshot) -> EncodedEvent {
+        EncodedEvent(
+            json: snapshot.encodeMobile(
+                .track, name: name, payload: ["k": "v"], messageId: MessageID(high: 1, low: 2), timestampMillis: 0),
+            messageId: EventMessageID(generated: MessageID(high: 1, low: 2)), isAwaited: false)
+    }
+
+    static func decoded(_ event: QueuedEvent) throws -> UploadedEvent {
+        try JSONDecoder().decode(UploadedEvent.self, from: try #require(event.json))
+    }
+
     @Test(
-        "An event whose caller encoded its head gives the same bytes as one the driver encodes whole",
+        "A track event its caller encodes is byte for byte the one the loop encodes from the structured event",
         arguments: [
             [:], ["a": 1, "b": [true, nil, 2.5], "c": ["nested": "q\"\\\u{7f}😀"]], .string("not an object"),
         ] as [JSONValue])
     func sameBytes(properties: JSONValue) {
-        let encoder = EventEncoder(
-            context: FixedContextProvider().staticContext(), deviceId: nil)
         for userId in [nil, "user\n2", "  "] as [String?] {
-            let whole = Self.event(properties: properties, userId: userId)
-            var head: [UInt8] = []
-            EventEncoder.appendTrackHead(
-                name: whole.name, properties: whole.payload, messageId: whole.messageId,
-                timestampMillis: whole.timestampMillis, to: &head)
-            var split = whole
-            split.payload = .null
-            split.encodedHead = head
-            #expect(encoder.encode(split) == encoder.encode(whole))
-            // Completed in the intake: the head then holds the whole object, byte for byte.
-            var completed = split
-            encoder.completeHead(of: &completed)
-            #expect(completed.encodedWhole)
-            #expect(completed.encodedHead.map { Data($0) } == encoder.encode(whole))
-            #expect(encoder.encode(completed) == encoder.encode(whole))
+            for token in [nil, "tok\"en"] as [String?] {
+                var identity = Self.identity
+                identity.userId = userId
+                identity.deviceToken = token
+                let whole = Self.event(properties: properties, identity: identity)
+                let snapshot = EncodingSnapshot(identity: identity, encoder: Self.encoder)
+                let json = snapshot.encodeMobile(
+                    .track, name: whole.name, payload: whole.payload, messageId: whole.messageId,
+                    timestampMillis: whole.timestampMillis)
+                #expect(json == Self.encoder.encode(whole))
+            }
         }
     }
 
-    @Test("The intake is deep from callerEncodingDepth queued events until the next drain")
-    func depth() {
-        let intake = EventIntake(
-            identity: Self.identity, persistIdentity: false, capacity: 10_000, overflow: .dropOldest,
-            settings: .init(enabled: true, flushAt: 20, flushInterval: .seconds(30)))
-        for _ in 0..<(EventIntake.callerEncodingDepth - 1) {
-            intake.accept { _ in Self.event(properties: [:], userId: nil) }
-        }
-        #expect(!intake.isDeep)
-        intake.accept { _ in Self.event(properties: [:], userId: nil) }
-        #expect(intake.isDeep)
-        _ = intake.take()
-        #expect(!intake.isDeep)
+    @Test("Until the pipeline gives its encoder, and always while stages are installed, events stay structured")
+    func structuredUntilEncoder() {
+        let intake = Self.makeIntake()
+        #expect(intake.encodingSnapshot == nil)
+        intake.setEncoder(Self.encoder)
+        #expect(intake.encodingSnapshot?.identity == Self.identity)
+        let staged = Self.makeIntake(callerEncodes: false)
+        staged.setEncoder(Self.encoder)
+        #expect(staged.encodingSnapshot == nil)
     }
 
-    @Test("Events queued past the depth before and while the pipeline runs are delivered whole and in order")
+    @Test("An identity change racing a caller's encode: the stale event is not taken nor counted, and encoded again")
+    func identityChangeRacesEncode() throws {
+        let intake = Self.makeIntake()
+        intake.setEncoder(Self.encoder)
+        let before = try #require(intake.encodingSnapshot)
+        #expect(intake.accept(Self.encoded("a", against: before), against: before) == true)
+        // The caller took the snapshot and encoded; the identity changes before it hands the event over.
+        let stale = Self.encoded("b", against: before)
+        intake.changeIdentity({ $0.userId = "u2" }, thenEmit: nil)
+        #expect(intake.accept(stale, against: before) == nil)
+        let after = try #require(intake.encodingSnapshot)
+        #expect(after !== before)
+        #expect(intake.accept(Self.encoded("b", against: after), against: after) == true)
+        // An event that carries nothing of the instance's identity (a server call with its own) is taken as it is.
+        #expect(intake.accept(Self.encoded("c", against: before), against: nil) == true)
+        let drain = intake.take()
+        #expect(drain.summary.acceptedEvents == 3)
+        let events = try drain.events.map(Self.decoded)
+        #expect(events.map(\.event) == ["a", "b", "c"])
+        #expect(events.map(\.userId) == ["user\n2", "u2", "user\n2"])
+    }
+
+    @Test("An identify emitted by an identity change is encoded under the lock with the new identity, in order")
+    func identifyEncodedWithNewIdentity() throws {
+        let intake = Self.makeIntake()
+        intake.setEncoder(Self.encoder)
+        let first = try #require(intake.encodingSnapshot)
+        #expect(intake.accept(Self.encoded("a", against: first), against: first) == true)
+        intake.changeIdentity({ $0.userId = "u9" }) { identity in
+            PendingEvent(
+                kind: .identify, name: "", payload: ["plan": "pro"], messageId: MessageID(high: 3, low: 4),
+                timestampMillis: 0, anonymousId: identity.anonymousId, userId: identity.userId,
+                deviceToken: identity.deviceToken)
+        }
+        let second = try #require(intake.encodingSnapshot)
+        #expect(intake.accept(Self.encoded("b", against: second), against: second) == true)
+        let events = try intake.take().events.map(Self.decoded)
+        #expect(events.map(\.type) == ["track", "identify", "track"])
+        #expect(events.map(\.userId) == ["user\n2", "u9", "u9"])
+    }
+
+    @Test("A stale snapshot is refused by an awaiting caller's hand-over too, before anything is counted")
+    func awaitingStaleSnapshot() async throws {
+        let intake = Self.makeIntake()
+        intake.setEncoder(Self.encoder)
+        let before = try #require(intake.encodingSnapshot)
+        intake.changeIdentity({ $0.anonymousId = "new" }, thenEmit: nil)
+        #expect(await intake.acceptWaitingForRoom(Self.encoded("a", against: before), against: before) == nil)
+        let after = try #require(intake.encodingSnapshot)
+        #expect(await intake.acceptWaitingForRoom(Self.encoded("a", against: after), against: after) == .accepted)
+        let drain = intake.take()
+        #expect(drain.summary.acceptedEvents == 1)
+        #expect(try drain.events.map(Self.decoded).map(\.anonymousId) == ["new"])
+    }
+
+    @Test("Which server calls carry the instance's identity, and so are encoded again after an identity change")
+    func serverCallsUsingInstanceIdentity() {
+        #expect(EventIdentityRule.usesInstance(for: .screen, given: nil))
+        #expect(EventIdentityRule.usesInstance(for: .track, given: BinobanEventIdentity(userId: " ")))
+        #expect(!EventIdentityRule.usesInstance(for: .track, given: BinobanEventIdentity(userId: "u")))
+        #expect(!EventIdentityRule.usesInstance(for: .track, given: BinobanEventIdentity(anonymousId: "a")))
+        #expect(!EventIdentityRule.usesInstance(for: .alias, given: BinobanEventIdentity(userId: " ")))
+    }
+
+    @Test("Events accepted before and while the pipeline runs are delivered whole and in order")
     func deliveredWhole() async throws {
-        let count = EventIntake.callerEncodingDepth + 1_000
+        let count = 3_000
         let harness = PipelineHarness(limits: BinobanStorageLimits(maxFinishedBatches: 100_000, maxTotalBytes: .max)) {
             $0.startsAutomatically = false
             $0.writeStageCapacity = 2 * count
@@ -70,7 +143,7 @@ struct CallerEncodingTests {
         for index in 0..<count {
             harness.binoban.track(name: "e", properties: ["i": .int(index), "s": "x\"y"])
         }
-        // Running now, the intake completes caller-encoded events with the pipeline's encoder.
+        // Running now, callers encode their events; those queued before are encoded by the loop.
         await harness.binoban.runtime?.driver.start()
         for index in count..<(2 * count) {
             harness.binoban.track(name: "e", properties: ["i": .int(index), "s": "x\"y"])
@@ -78,8 +151,6 @@ struct CallerEncodingTests {
         let result = await harness.binoban.shutdown(gracePeriod: .seconds(60))
         #expect(result.outcome == .completed)
         #expect(result.droppedEvents == 0)
-        // Every event is uploaded, counting the start's own pass: it lists the storage while the first drain is being
-        // written, so a batch finished by then goes before the shutdown (and is not in the shutdown's result).
         #expect(harness.binoban.statistics.uploadedEvents == 2 * count)
         // Up to four requests are in flight at once (the default), so they may arrive in any order; each holds a run
         // of consecutive events, and the runs in order are every event in order.

@@ -30,7 +30,7 @@ struct EventIntakeTests {
         #expect(drain.summary.overflowDrops == 9_900)
         #expect(drain.summary.acceptedEvents == 10_000)
         #expect(drain.summary.eventCount == 100)
-        #expect(drain.events.map(\.name) == (9_900..<10_000).map { "e\($0)" })
+        #expect(drain.events.compactMap(\.structured?.name) == (9_900..<10_000).map { "e\($0)" })
     }
 
     @Test("Drop-newest keeps the first events and refuses (and counts) the rest")
@@ -41,7 +41,7 @@ struct EventIntakeTests {
         let drain = intake.take()
         #expect(refused == 900)
         #expect(drain.summary.overflowDrops == 900)
-        #expect(drain.events.map(\.name) == (0..<100).map { "e\($0)" })
+        #expect(drain.events.compactMap(\.structured?.name) == (0..<100).map { "e\($0)" })
     }
 
     @Test("Identity changes and events keep one order; a paused intake counts the events it drops")
@@ -55,8 +55,8 @@ struct EventIntakeTests {
         intake.changeIdentity({ $0.userId = "u2" }, thenEmit: { event("identify", $0) })
         #expect(intake.identity.userId == "u2")
         let drain = intake.take()
-        #expect(drain.events.map(\.name) == ["a", "b"])
-        #expect(drain.events.map(\.userId) == [nil, "u1"])
+        #expect(drain.events.compactMap(\.structured?.name) == ["a", "b"])
+        #expect(drain.events.map(\.structured?.userId) == [nil, "u1"])
         #expect(drain.summary.identity?.userId == "u2")
         #expect(drain.summary.settings?.enabled == false)
         #expect(drain.summary.overflowDrops == 0)
@@ -83,7 +83,7 @@ struct EventIntakeTests {
         intake.accept { event("a", $0) }
         #expect(intake.requestFlush(waiterID: 7))
         let drain = intake.take()
-        #expect(drain.events.map(\.name) == ["a"])
+        #expect(drain.events.compactMap(\.structured?.name) == ["a"])
         #expect(drain.summary.tickets == [.init(waiterID: 7)])
         intake.close()
         #expect(!intake.accept { event("late", $0) })
@@ -112,7 +112,7 @@ struct EventIntakeTests {
         // The waiter is resumed by a drain whenever it arrives; drain until the second event shows up.
         var names: [String] = []
         while !names.contains("second") {
-            names += intake.take().events.map(\.name)
+            names += intake.take().events.compactMap(\.structured?.name)
             await Task.yield()
         }
         #expect(await waiting.value)
@@ -122,7 +122,7 @@ struct EventIntakeTests {
         let cancelled = Task { await intake.acceptWaitingForRoom { event("never", $0) } }
         cancelled.cancel()
         #expect(await cancelled.value == false)
-        #expect(intake.take().events.map(\.name) == ["fills"])
+        #expect(intake.take().events.compactMap(\.structured?.name) == ["fills"])
     }
 
     @Test("An awaiting caller is paced at 1 024 queued events however large the capacity; others still fill it")
@@ -140,7 +140,7 @@ struct EventIntakeTests {
         let waiting = Task { await intake.acceptWaitingForRoom { event("paced", $0) } }
         var names: [String] = []
         while !names.contains("paced") {
-            names += intake.take().events.map(\.name)
+            names += intake.take().events.compactMap(\.structured?.name)
             await Task.yield()
         }
         #expect(await waiting.value)
@@ -148,6 +148,29 @@ struct EventIntakeTests {
         #expect(names.prefix(depth + 1).last == "plain")
         #expect(names.last == "paced")
         #expect(intake.take().summary.overflowDrops == 0)
+    }
+
+    @Test("A caller yields the processor once per event while a quarter of the capacity is queued, never below")
+    func callersPaceThemselves() {
+        let yields = LockedValue(0)
+        let identity = IdentityState(anonymousId: "anon", userId: nil, traits: [:], deviceToken: nil, deviceId: "dev")
+        let intake = EventIntake(
+            identity: identity, persistIdentity: false, capacity: 100, overflow: .dropOldest,
+            settings: .init(enabled: true, flushAt: 20, flushInterval: .seconds(30)),
+            yieldProcessor: { yields.withLock { $0 += 1 } })
+        for index in 0..<24 { intake.accept { event("e\(index)", $0) } }
+        #expect(yields.withLock { $0 } == 0)
+        // From the 25th queued event on, each hand-over yields once, through the overflow too (still 100 queued).
+        for index in 24..<150 { intake.accept { event("e\(index)", $0) } }
+        #expect(yields.withLock { $0 } == 126)
+        // The loop took the queue: callers run free again.
+        _ = intake.take()
+        intake.accept { event("after", $0) }
+        #expect(yields.withLock { $0 } == 126)
+        // A refused event (paused) does not yield: nothing was queued.
+        intake.updateSettings { $0.enabled = false }
+        for _ in 0..<30 { intake.accept { event("paused", $0) } }
+        #expect(yields.withLock { $0 } == 126)
     }
 }
 
@@ -173,4 +196,5 @@ struct IdentityRestoreTests {
                 == IdentityState(anonymousId: "a", userId: nil, traits: [:], deviceToken: "t", deviceId: "d"))
         #expect(IdentityState.restore(from: restored.identity.snapshot) { "x" }.identity == restored.identity)
     }
+
 }

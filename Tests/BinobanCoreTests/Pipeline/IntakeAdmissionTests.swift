@@ -48,4 +48,14 @@ struct IntakeAdmissionTests {
         #expect(admission.verdict(queued: 0, enabled: true, closed: false, awaitsRoom: false) == .enqueue)
         #expect(admission.verdict(queued: 1, enabled: true, closed: false, awaitsRoom: false) == .refuseNewest)
     }
+
+    @Test("A caller paces itself from a quarter of the capacity on; below it, never")
+    func pacing() {
+        let admission = IntakeAdmission(capacity: 100_000, overflow: .dropOldest)
+        #expect(admission.pacingDepth == 25_000)
+        #expect(!admission.paces(queued: 24_999))
+        #expect(admission.paces(queued: 25_000))
+        #expect(admission.paces(queued: 100_000))
+        #expect(IntakeAdmission(capacity: 3, overflow: .dropNewest).pacingDepth == 1)
+    }
 }

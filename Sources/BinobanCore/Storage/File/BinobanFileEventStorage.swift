@@ -285,6 +285,10 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         let taken = whenFull == .refuse ? eventsFittingWithoutEviction(events) : events.count
         report.refusedEvents = events.count - taken
         var pending = PendingWrite()
+        // One allocation for the call's records (the events a batch finish writes early only leave room unused):
+        // grown record by record, the buffer was copied at every doubling.
+        pending.bytes.reserveCapacity(
+            events.prefix(taken).reduce(0) { $0 + $1.count + BatchRecordFormat.recordHeaderBytes })
         var settled = 0
         var oversizeAfterSettled = 0
         do {
