@@ -125,7 +125,7 @@ enum OneAtATimeRun {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    /// Each thread's name and context switches so far (Linux), to see which threads wake.
+    /// Each thread's name, context switches and CPU time so far (Linux), to see which threads wake and work.
     static func printThreadSwitches() {
         #if os(Linux)
         guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return }
@@ -135,7 +135,13 @@ enum OneAtATimeRun {
             let status = (try? String(contentsOfFile: base + "status", encoding: .utf8)) ?? ""
             let switches = status.split(separator: "\n").filter { $0.contains("ctxt_switches") }
                 .map { $0.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
-            print("  thread \(task) \(name ?? "?"): switches voluntary/involuntary \(switches.joined(separator: "/"))")
+            // schedstat's first field is the thread's time on a CPU, in nanoseconds (since the thread started).
+            let schedstat = (try? String(contentsOfFile: base + "schedstat", encoding: .utf8)) ?? ""
+            let onCPU = schedstat.split(separator: " ").first.flatMap { Double($0) }.map { $0 / 1e6 }
+            print(
+                "  thread \(task) \(name ?? "?"): switches voluntary/involuntary \(switches.joined(separator: "/")),"
+                    + " CPU \(onCPU.map { format($0) } ?? "?") ms"
+            )
         }
         #endif
     }
