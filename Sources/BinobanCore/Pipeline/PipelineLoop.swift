@@ -141,11 +141,15 @@ actor PipelineLoop: PipelineControl {
         // per drain, however many events come.
         parts.intake.setOnWork { [inbox] in inbox.intakeHasWork() }
         // What earlier runs left is counted from the first moment the figures are read.
-        await turn([.storageFound(events: opened.foundEvents, bytes: opened.foundBytes), .started])
+        var first: [Input] = [.storageFound(events: opened.foundEvents, bytes: opened.foundBytes), .started]
+        await turn(&first)
         publish()
         control.withLock { $0.waiters.opened() }
+        // One buffer for every turn's inputs: a turn allocates no array of its own.
+        var inputs: [Input] = []
         while !finished {
-            var inputs = inbox.take()
+            inputs.removeAll(keepingCapacity: true)
+            inbox.take(into: &inputs)
             if let deadline, deadline != firedDeadline, clock.now() >= deadline {
                 firedDeadline = deadline
                 inputs.append(.timerFired)
@@ -154,7 +158,7 @@ actor PipelineLoop: PipelineControl {
                 park()
                 continue
             }
-            await turn(inputs)
+            await turn(&inputs)
         }
         thread.stop()
     }
@@ -163,11 +167,12 @@ actor PipelineLoop: PipelineControl {
     private func park() {
         publish()
         deadline = finished ? nil : machine.nextDeadline
-        let quiet = isQuiet
-        control.withLock { control in
+        let waitedFor = control.withLock { control -> Bool in
             control.deadline = deadline
-            if quiet { control.waiters.quietened() }
+            return !control.waiters.quiet.isEmpty
         }
+        // Asked only when someone waits (a waiter that comes later wakes the loop, which parks again and asks).
+        if waitedFor, isQuiet { control.withLock { $0.waiters.quietened() } }
         guard clock.realTime else {
             timer.set(deadline, on: clock) { [thread] in thread.wake() }
             thread.park(until: nil)
@@ -181,7 +186,7 @@ actor PipelineLoop: PipelineControl {
         // Woken by the intake alone from an idle park: gather what comes in the next window into the same turn (the
         // intake does not signal again until it is drained, and a gathering park holds its signals, so callers pay
         // no wake-up meanwhile).
-        guard !plan.holdsSignals else { return }
+        guard !plan.holdsSignals, !gathering.delaysSignals else { return }
         let byIntakeAlone = machine.writeStage == .idle && inbox.holdsOnlyIntakeWork
         if let gather = gathering.wokeFromIdle(now: .now, deadline: until, byIntakeAlone: byIntakeAlone) {
             thread.park(until: gather.until, holdingSignals: true)
@@ -190,12 +195,11 @@ actor PipelineLoop: PipelineControl {
 
     /// Feeds inputs to the machine and performs the actions each yields, feeding their results back, until
     /// nothing follows.
-    private func turn(_ initial: [Input]) async {
+    private func turn(_ inputs: inout [Input]) async {
         control.withLock { $0.turns += 1 }
-        if case .intakeHasWork = initial.first {
+        if case .intakeHasWork = inputs.first {
             gathering.turnBegan(withIntakeWork: true)
         }
-        var inputs = initial
         var next = 0
         while next < inputs.count, !finished {
             // A stop posted during the turn goes to the machine before the next input (with what was posted before
@@ -207,7 +211,7 @@ actor PipelineLoop: PipelineControl {
             if case .answered(let id, _, _, _) = input { uploads[id] = nil }
             if case .noAnswer(let id, _, _) = input { uploads[id] = nil }
             for action in machine.handle(input, at: clock.now()) {
-                inputs += await perform(action)
+                await perform(action, into: &inputs)
             }
             // Reports made since (by the machine or a facade call) may wait for a summary.
             if next == inputs.count, !finished, machine.summaryDeadline == nil,
@@ -226,34 +230,36 @@ actor PipelineLoop: PipelineControl {
         outputs.publish(snapshot, oldestAge: oldest.map { $0.duration(to: clock.now()) })
     }
 
-    /// Performs one action; what an I/O call returned comes back as inputs for the machine.
-    private func perform(_ action: PipelineAction) async -> [Input] {
+    /// Performs one action; what an I/O call returned is added to `inputs`, for the machine.
+    private func perform(_ action: PipelineAction, into inputs: inout [Input]) async {
         switch action {
         case .takeDrain:
             if let drain = buffer?.take() {
                 gathering.drained(events: drain.eventCount)
-                return [.drained(drain)]
+                inputs.append(.drained(drain))
             }
         case .takeSettings:
             let change = parts.intake.takeSettings()
-            return [.settingsTaken(change?.settings, pausedSinceLastDrain: change?.pausedSinceLastDrain ?? false)]
+            inputs.append(.settingsTaken(change?.settings, pausedSinceLastDrain: change?.pausedSinceLastDrain ?? false))
         case .write(let whenFull):
-            guard let storage, let events = buffer?.nextChunk() else { return [] }
+            guard let storage, let events = buffer?.nextChunk() else { return }
             // The stages ran while the chunk was encoded: their drops are counted before the append's report.
             let drops = buffer?.takeStageDrops() ?? []
             let result = await PipelineCalls<PipelineInstant>.append(events, to: storage, whenFull: whenFull)
-            return (drops.isEmpty ? [] : [.stageDropped(drops)]) + [logged(written(result))]
+            if !drops.isEmpty { inputs.append(.stageDropped(drops)) }
+            inputs.append(logged(written(result)))
         case .discardRefused:
             buffer?.discardRefused()
         case .list(let limit):
-            guard let storage else { return [] }
-            return [logged(await PipelineCalls.list(storage, limit: limit))]
+            guard let storage else { return }
+            let result = logged(await PipelineCalls.list(storage, limit: limit))
+            inputs.append(result)
         case .read(let id):
-            guard let storage else { return [] }
+            guard let storage else { return }
             let (input, batch) = await PipelineCalls<PipelineInstant>.read(
                 storage, id, expiringBefore: parts.expiryCutoffMillis())
             if let batch { held[batch.id] = batch }
-            return [logged(input)]
+            inputs.append(logged(input))
         case .send(let id):
             // Past a posted stop's deadline no request starts, though the machine may not have taken the stop yet:
             // it takes it at the next input and lets the batch go, which stays stored (Decision 0235).
@@ -263,19 +269,22 @@ actor PipelineLoop: PipelineControl {
             held[id] = nil
         case .remove(let id):
             held[id] = nil
-            guard let storage else { return [] }
-            return [logged(await PipelineCalls.remove(storage, id))]
+            guard let storage else { return }
+            let result = logged(await PipelineCalls.remove(storage, id))
+            inputs.append(result)
         case .saveIdentity(let identity):
-            return [logged(await PipelineCalls.save(identity, to: parts.keyValueStore))]
+            let result = logged(await PipelineCalls.save(identity, to: parts.keyValueStore))
+            inputs.append(result)
         case .resume(let id, let result):
             // The figures first: a caller reads `statistics` as soon as its flush returns.
             publish()
             parts.waiters.resume(id, with: result)
         case .purge(let excluding, let names):
-            guard let storage else { return [] }
+            guard let storage else { return }
             // Only the batches this run did not store are read back for their ids (a previous run's).
             let readBack = names ? outputs.deliveries.readsBack : { _ in false }
-            return [logged(await PipelineCalls.purge(storage, excluding: excluding, readingBackIdsOf: readBack))]
+            let result = logged(await PipelineCalls.purge(storage, excluding: excluding, readingBackIdsOf: readBack))
+            inputs.append(result)
         case .resumePurges(let ids, let result):
             publish()
             control.withLock { $0.waiters.resumePurges(ids, with: result) }
@@ -295,7 +304,6 @@ actor PipelineLoop: PipelineControl {
         case .finish:
             finish()
         }
-        return []
     }
 
     /// An I/O call's result, written to the debug log when it is on.

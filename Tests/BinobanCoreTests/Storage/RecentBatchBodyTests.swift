@@ -62,6 +62,21 @@ struct RecentBatchBodyTests {
         }
     }
 
+    @Test("The newest batch is read from memory, not from its file (a same-size overwrite is not seen)")
+    func readsFromMemory() async throws {
+        try await withTemporaryDirectory { directory in
+            let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
+            _ = try await storage.append(TestEvents.events(0..<3))
+            try await storage.closeOpenBatch()
+            let name = StorageFiles.name("src", 1)
+            let size = try StorageFiles.contents(directory, name).count
+            // Read from the file, these bytes hold no intact event (the read would throw `corruptBatch`).
+            try StorageFiles.write(Data(repeating: 0x20, count: size), directory, name)
+            let batch = try #require(try await storage.read(BinobanBatchID(sequence: 1)))
+            #expect(try TestEvents.decode(batch.events).map(\.i) == [0, 1, 2])
+        }
+    }
+
     @Test("A removed batch is not read back from memory")
     func removedBatchIsGone() async throws {
         try await withTemporaryDirectory { directory in

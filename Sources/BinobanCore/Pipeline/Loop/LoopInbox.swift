@@ -60,14 +60,20 @@ final class LoopInbox<Instant: InstantProtocol>: Sendable where Instant.Duration
     /// Takes everything posted since the last take: the intake's signal first (as `intakeHasWork`), then the
     /// inputs in the order they were posted.
     func take() -> [PipelineInput<Instant>] {
+        var taken: [PipelineInput<Instant>] = []
+        take(into: &taken)
+        return taken
+    }
+
+    /// Takes like ``take()``, adding to `taken` (the loop's buffer, kept from turn to turn: no array per take).
+    func take(into taken: inout [PipelineInput<Instant>]) {
         pending.withLock { pending in
-            guard pending.intakeSignalled || !pending.inputs.isEmpty else { return [] }
-            var taken = pending.intakeSignalled ? [PipelineInput<Instant>.intakeHasWork] : []
+            guard pending.intakeSignalled || !pending.inputs.isEmpty else { return }
+            if pending.intakeSignalled { taken.append(.intakeHasWork) }
             taken += pending.inputs
             pending.inputs.removeAll(keepingCapacity: true)
             pending.intakeSignalled = false
             pending.holdsStop = false
-            return taken
         }
     }
 }
