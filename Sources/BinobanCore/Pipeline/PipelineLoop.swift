@@ -263,7 +263,7 @@ actor PipelineLoop: PipelineControl {
         case .send(let id):
             // Past a posted stop's deadline no request starts, though the machine may not have taken the stop yet:
             // it takes it at the next input and lets the batch go, which stays stored (Decision 0235).
-            if let stopAt = inbox.stopDeadline, clock.now() >= stopAt { return [] }
+            if let stopAt = inbox.stopDeadline, clock.now() >= stopAt { return }
             send(id)
         case .forget(let id):
             held[id] = nil
