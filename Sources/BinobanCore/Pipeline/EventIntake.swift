@@ -153,9 +153,12 @@ final class EventIntake: Sendable {
     /// stay a few megabytes however large the capacity or the burst (Decision 0207).
     static let awaitingCallerDepth = 1_024
 
-    /// What a caller encodes its event against; `nil` while events are handed over structured (stages are
-    /// installed, or the pipeline has not started).
-    var encodingSnapshot: EncodingSnapshot? { state.withLock { $0.snapshot } }
+    /// What a caller encodes its event against; `nil` while events are handed over structured: stages are
+    /// installed, the pipeline has not started, or the write stage is full (its overflow is about to drop an event,
+    /// the new one or the oldest, and one it drops is best never encoded: the loop encodes the ones that survive).
+    var encodingSnapshot: EncodingSnapshot? {
+        state.withLock { $0.liveCount < $0.admission.capacity ? $0.snapshot : nil }
+    }
 
     /// Enqueues an event its caller encoded against `snapshot` (`nil`: the event carries nothing of the
     /// instance's identity). Returns `nil`, taking and counting nothing, when the identity changed since the

@@ -9,7 +9,8 @@
 /// 5. At capacity, ``EventIntake/Overflow/dropNewest`` refuses the new event and
 ///    ``EventIntake/Overflow/dropOldest`` queues it and drops the oldest; either way one overflow drop is counted.
 ///
-/// Pacing, beside the verdict: a caller that hands over an event while ``pacingDepth`` events are queued gives up
+/// Pacing, beside the verdict: a caller that hands over an event while ``pacingDepth`` events are queued (a quarter
+/// of the capacity, at least 4 096) gives up
 /// the rest of its time slice once (``paces(queued:)``): the loop has fallen behind the producers, and on a busy
 /// machine it gets the CPU only as one thread among many, so each producer lets it run rather than fill the queue
 /// to its bound. CPU scheduling only: the caller never waits for the loop.
@@ -36,14 +37,18 @@ struct IntakeAdmission: Sendable, Equatable {
     /// smaller.
     let awaitingDepth: Int
     let overflow: EventIntake.Overflow
-    /// The depth from which callers yield the processor once per event: a quarter of the capacity.
+    /// The depth from which callers yield the processor once per event: a quarter of the capacity, and never below
+    /// ``minimumPacingDepth`` (so a write stage smaller than that never paces: there the drops of a full stage are
+    /// the documented bound, and a yield per call on a queue that small cost a context switch per event).
     let pacingDepth: Int
+    /// The smallest ``pacingDepth``.
+    static let minimumPacingDepth = 4_096
 
     init(capacity: Int, overflow: EventIntake.Overflow) {
         self.capacity = max(1, capacity)
         self.awaitingDepth = max(1, min(capacity, EventIntake.awaitingCallerDepth))
         self.overflow = overflow
-        pacingDepth = max(1, self.capacity / 4)
+        pacingDepth = max(Self.minimumPacingDepth, self.capacity / 4)
     }
 
     /// Whether a caller that just handed over an event with `queued` events in the queue yields the processor.

@@ -68,6 +68,22 @@ struct CallerEncodingTests {
         #expect(staged.encodingSnapshot == nil)
     }
 
+    @Test("A full write stage takes structured events: one its overflow drops is never encoded")
+    func fullStageTakesStructured() {
+        let intake = Self.makeIntake(capacity: 2)
+        intake.setEncoder(Self.encoder)
+        for name in ["a", "b"] {
+            guard let snapshot = intake.encodingSnapshot else {
+                Issue.record("callers encode below the capacity")
+                return
+            }
+            #expect(intake.accept(Self.encoded(name, against: snapshot), against: snapshot) == true)
+        }
+        #expect(intake.encodingSnapshot == nil)
+        _ = intake.take()
+        #expect(intake.encodingSnapshot != nil)
+    }
+
     @Test("An identity change racing a caller's encode: the stale event is not taken nor counted, and encoded again")
     func identityChangeRacesEncode() throws {
         let intake = Self.makeIntake()

@@ -155,22 +155,22 @@ struct EventIntakeTests {
         let yields = LockedValue(0)
         let identity = IdentityState(anonymousId: "anon", userId: nil, traits: [:], deviceToken: nil, deviceId: "dev")
         let intake = EventIntake(
-            identity: identity, persistIdentity: false, capacity: 100, overflow: .dropOldest,
+            identity: identity, persistIdentity: false, capacity: 20_000, overflow: .dropOldest,
             settings: .init(enabled: true, flushAt: 20, flushInterval: .seconds(30)),
             yieldProcessor: { yields.withLock { $0 += 1 } })
-        for index in 0..<24 { intake.accept { event("e\(index)", $0) } }
+        for index in 0..<4_999 { intake.accept { event("e\(index)", $0) } }
         #expect(yields.withLock { $0 } == 0)
-        // From the 25th queued event on, each hand-over yields once, through the overflow too (still 100 queued).
-        for index in 24..<150 { intake.accept { event("e\(index)", $0) } }
-        #expect(yields.withLock { $0 } == 126)
+        // From the 5 000th queued event on, each hand-over yields once, through the overflow too (20 000 queued).
+        for index in 4_999..<21_000 { intake.accept { event("e\(index)", $0) } }
+        #expect(yields.withLock { $0 } == 16_001)
         // The loop took the queue: callers run free again.
         _ = intake.take()
         intake.accept { event("after", $0) }
-        #expect(yields.withLock { $0 } == 126)
+        #expect(yields.withLock { $0 } == 16_001)
         // A refused event (paused) does not yield: nothing was queued.
         intake.updateSettings { $0.enabled = false }
         for _ in 0..<30 { intake.accept { event("paused", $0) } }
-        #expect(yields.withLock { $0 } == 126)
+        #expect(yields.withLock { $0 } == 16_001)
     }
 }
 

@@ -49,13 +49,16 @@ struct IntakeAdmissionTests {
         #expect(admission.verdict(queued: 1, enabled: true, closed: false, awaitsRoom: false) == .refuseNewest)
     }
 
-    @Test("A caller paces itself from a quarter of the capacity on; below it, never")
+    @Test("A caller paces itself from a quarter of the capacity on (at least 4 096); below it, never")
     func pacing() {
         let admission = IntakeAdmission(capacity: 100_000, overflow: .dropOldest)
         #expect(admission.pacingDepth == 25_000)
         #expect(!admission.paces(queued: 24_999))
         #expect(admission.paces(queued: 25_000))
         #expect(admission.paces(queued: 100_000))
-        #expect(IntakeAdmission(capacity: 3, overflow: .dropNewest).pacingDepth == 1)
+        // A small write stage never paces: its depth is below the smallest pacing depth.
+        let small = IntakeAdmission(capacity: 1_000, overflow: .dropNewest)
+        #expect(small.pacingDepth == IntakeAdmission.minimumPacingDepth)
+        #expect(!small.paces(queued: 1_000))
     }
 }
