@@ -15,6 +15,8 @@ import Darwin
 /// - an `.open` file is then finished: its data is flushed (same condition) and it is renamed to `.batch`. The directory is not
 ///   synced: a rename lost to a power loss leaves the file `.open`, and the next open finishes it again.
 ///
+/// A spare file of the namespace (``SpareBatchFile``, an uploaded batch's file kept for reuse) is deleted.
+///
 /// Every other entry of the directory (other names, other namespaces, sequences above
 /// ``BatchFileName/maximumSequence``, directories, symbolic links, FIFOs) is left as it is. A file of ours that
 /// cannot be read is left in place, reported in ``Outcome/issues``, and its sequence still counts so that new
@@ -42,7 +44,12 @@ struct BatchDirectoryRecovery {
     /// Runs the pass. Throws only when the directory cannot be listed.
     func run() throws(BinobanFileStorageError) -> Outcome {
         var outcome = Outcome()
-        let names = try files.listNames().compactMap { BatchFileName(parsing: $0, namespace: namespace) }
+        let listed = try files.listNames()
+        // A spare holds no event of this run or an earlier one (Decision 0232): it is let go.
+        for spare in listed where SpareBatchFile.isSpare(spare, namespace: namespace) {
+            try? files.removeIfPresent(spare)
+        }
+        let names = listed.compactMap { BatchFileName(parsing: $0, namespace: namespace) }
         let finishedSequences = Set(names.filter { $0.state == .finished }.map(\.sequence))
         for name in names.sorted(by: {
             ($0.sequence, $0.state == .open ? 1 : 0) < ($1.sequence, $1.state == .open ? 1 : 0)

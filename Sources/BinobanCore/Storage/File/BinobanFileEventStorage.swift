@@ -103,6 +103,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
 
     /// The newest batch's upload body, kept in memory so that reading it back needs no file read.
     private var recent = RecentBatchBody()
+    /// The emptied file of an uploaded batch, kept for the next batch instead of creating a file (Decision 0232).
+    private var spare: String?
 
     /// The batch file currently appended to.
     private struct OpenBatch {
@@ -196,6 +198,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         for batch in stranded {
             close(batch.descriptor)
         }
+        if let spare { try? files.removeIfPresent(spare) }
     }
 
     /// A namespace for `sourceIdentifier` that is valid in file names.
@@ -407,7 +410,17 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     /// - Throws: ``BinobanFileStorageError`` with code `ioFailure` when the file exists but cannot be deleted.
     public func remove(_ batch: BinobanBatchID) throws {
         guard let index = finished.firstIndex(where: { $0.sequence == batch.sequence }) else { return }
-        try files.removeIfPresent(fileName(batch.sequence, .finished))
+        let name = fileName(batch.sequence, .finished)
+        // The first removal without a spare keeps the file, emptied, for the next batch (Decision 0232).
+        if spare == nil {
+            let spareName = SpareBatchFile.fileName(sequence: batch.sequence, namespace: namespace)
+            if (try? files.keepAsSpare(name, as: spareName)) == true {
+                spare = spareName
+                dropFromIndex(at: index)
+                return
+            }
+        }
+        try files.removeIfPresent(name)
         dropFromIndex(at: index)
     }
 
@@ -516,11 +529,27 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             nextSequence += 1
             name = fileName(sequence, .open)
             if !files.exists(fileName(sequence, .finished)) {
-                do {
-                    descriptor = try files.createExclusive(name)
-                    break
-                } catch {
-                    guard error.systemErrorNumber == EEXIST else { throw error }
+                if let spare {
+                    self.spare = nil
+                    do {
+                        descriptor = try files.reuseSpare(spare, as: name)
+                        break
+                    } catch {
+                        // The name is taken: the spare waits for the next sequence. Any other failure: a new file.
+                        if error.systemErrorNumber == EEXIST {
+                            self.spare = spare
+                        } else {
+                            try? files.removeIfPresent(spare)
+                        }
+                    }
+                }
+                if descriptor < 0 {
+                    do {
+                        descriptor = try files.createExclusive(name)
+                        break
+                    } catch {
+                        guard error.systemErrorNumber == EEXIST else { throw error }
+                    }
                 }
             }
             skipped += 1
