@@ -242,12 +242,12 @@ struct BinobanFileEventStorageTests {
             try await storage.remove(ids[0])
             try await storage.remove(BinobanBatchID(sequence: 999))
             #expect(try await storage.finishedBatches(limit: 20) == [ids[1]])
-            // The removed batch's file is kept, empty, as the next batch's file (Decision 0232).
+            // The removed batch's file is kept, cut to its header, as the next batch's file (Decision 0232).
             let spare = SpareBatchFile.fileName(sequence: 1, namespace: "src")
             #expect(
                 try StorageFiles.names(directory)
                     == [StorageFiles.name("src", 2), spare, StorageFiles.lock("src")].sorted())
-            #expect(try Data(contentsOf: directory.appending(path: spare)).isEmpty)
+            #expect(try Data(contentsOf: directory.appending(path: spare)) == Data(BatchRecordFormat.magic))
             #expect(try await storage.read(ids[0]) == nil)
             #expect(try await TestEvents.storedIndices(storage) == [2, 3])
         }

@@ -103,7 +103,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
 
     /// The newest batch's upload body, kept in memory so that reading it back needs no file read.
     private var recent = RecentBatchBody()
-    /// The emptied file of an uploaded batch, kept for the next batch instead of creating a file (Decision 0232).
+    /// The file of an uploaded batch, cut to a header, kept for the next batch instead of creating a file (Decision
+    /// 0232).
     private var spare: String?
 
     /// The batch file currently appended to.
@@ -411,10 +412,10 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     public func remove(_ batch: BinobanBatchID) throws {
         guard let index = finished.firstIndex(where: { $0.sequence == batch.sequence }) else { return }
         let name = fileName(batch.sequence, .finished)
-        // The first removal without a spare keeps the file, emptied, for the next batch (Decision 0232).
+        // The first removal without a spare keeps the file, cut to a header, for the next batch (Decision 0232).
         if spare == nil {
             let spareName = SpareBatchFile.fileName(sequence: batch.sequence, namespace: namespace)
-            if (try? files.keepAsSpare(name, as: spareName)) == true {
+            if (try? files.keepAsSpare(name, as: spareName, length: BatchRecordFormat.magic.count)) == true {
                 spare = spareName
                 dropFromIndex(at: index)
                 return
@@ -532,7 +533,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
                 if let spare {
                     self.spare = nil
                     do {
-                        descriptor = try files.reuseSpare(spare, as: name)
+                        descriptor = try files.reuseSpare(spare, as: name, length: BatchRecordFormat.magic.count)
                         break
                     } catch {
                         // The name is taken: the spare waits for the next sequence. Any other failure: a new file.

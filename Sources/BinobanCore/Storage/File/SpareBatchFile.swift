@@ -6,17 +6,21 @@ import Musl
 import Darwin
 #endif
 
-/// The file of an uploaded batch, kept empty for the next batch to use instead of a new file (Decision 0232).
+/// The file of an uploaded batch, cut to a header and kept for the next batch to use instead of a new file
+/// (Decision 0232).
 ///
 /// Creating a file costs the file system far more than renaming one: ext4 looks for a free inode and skips every
 /// inode deleted in the last few seconds, reading each one's table block, so a storage that creates and deletes a
 /// batch file every 20 events spent about a quarter of its loop's CPU inside `open(O_CREAT)` at 200 events/s. The
 /// storage therefore keeps at most one spare: removing a batch renames its file to
-/// `<namespace>-<20-digit sequence>.spare` and cuts it to zero bytes; starting a batch links the spare under the
-/// new `.open` name (`link` fails if the name is taken, as `O_EXCL` does) and unlinks the spare name.
+/// `<namespace>-<20-digit sequence>.spare` and cuts it to the batch header's length; starting a batch links the
+/// spare under the new `.open` name (`link` fails if the name is taken, as `O_EXCL` does) and unlinks the spare
+/// name. The cut keeps the header's bytes rather than none: ext4 writes a file back when it is closed after being
+/// cut to zero bytes (its guard for programs that replace a file's contents by truncating it), which put a disk
+/// write on the loop's thread once per batch.
 ///
-/// A spare holds no event: it is emptied before it is kept, and the next open deletes any spare it finds (a spare
-/// left non-empty by a crash between the rename and the cut holds a batch that was already delivered). Its name
+/// A spare holds no event: it is cut before it is kept, and the next open deletes any spare it finds (a spare
+/// left whole by a crash between the rename and the cut holds a batch that was already delivered). Its name
 /// does not match ``BatchFileName``'s pattern, so nothing that reads batches ever reads it.
 enum SpareBatchFile {
     /// The suffix of a spare's name, in place of `.batch`.
@@ -38,36 +42,36 @@ enum SpareBatchFile {
 }
 
 extension POSIXFileSystem {
-    /// Renames `name` to `spare` and cuts it to zero bytes. Returns false when `name` was already gone; throws when
-    /// the file could not be renamed (it is then still under `name`). A spare that cannot be cut is deleted, so no
-    /// spare ever keeps a batch's bytes.
-    func keepAsSpare(_ name: String, as spare: String) throws(BinobanFileStorageError) -> Bool {
+    /// Renames `name` to `spare` and cuts it to `length` bytes (a batch header's). Returns false when `name` was
+    /// already gone; throws when the file could not be renamed (it is then still under `name`). A spare that cannot
+    /// be cut is deleted, so no spare ever keeps an event.
+    func keepAsSpare(_ name: String, as spare: String, length: Int) throws(BinobanFileStorageError) -> Bool {
         do {
             try rename(name, to: spare)
         } catch {
             if error.systemErrorNumber == ENOENT { return false }
             throw error
         }
-        guard retryingOnInterrupt({ Self.systemTruncate(path(spare)) }) == 0 else {
+        guard retryingOnInterrupt({ Self.systemTruncate(path(spare), to: length) }) == 0 else {
             try? removeIfPresent(spare)
             return false
         }
         return true
     }
 
-    /// Gives the spare file the name `name` and opens it for reading and writing; fails with `EEXIST` when `name`
-    /// is taken (as ``createExclusive(_:)``), and when the spare is no longer an empty regular file of the
-    /// effective user (it is then deleted). The spare's own name is removed on success.
-    func reuseSpare(_ spare: String, as name: String) throws(BinobanFileStorageError) -> Int32 {
+    /// Gives the spare file the name `name` and opens it for reading and writing, at offset 0; fails with `EEXIST`
+    /// when `name` is taken (as ``createExclusive(_:)``), and when the spare is no longer a regular file of the
+    /// effective user of `length` bytes (it is then deleted). The spare's own name is removed on success.
+    func reuseSpare(_ spare: String, as name: String, length: Int) throws(BinobanFileStorageError) -> Int32 {
         let descriptor = retryingOnInterrupt { open(path(spare), O_RDWR | O_NOFOLLOW | O_CLOEXEC) }
         guard descriptor >= 0 else { throw failure("open", spare) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid(),
-            info.st_size == 0
+            info.st_size == length
         else {
             close(descriptor)
             try? removeIfPresent(spare)
-            throw BinobanFileStorageError(code: .ioFailure, message: "\(spare) is no longer an empty file of ours")
+            throw BinobanFileStorageError(code: .ioFailure, message: "\(spare) is no longer a spare of this storage")
         }
         guard retryingOnInterrupt({ link(path(spare), path(name)) }) == 0 else {
             let error = failure("link to \(name)", spare)
@@ -78,14 +82,14 @@ extension POSIXFileSystem {
         return descriptor
     }
 
-    /// `truncate(2)` to zero bytes (the method ``truncate(_:to:name:)`` hides the C function's name here).
-    private static func systemTruncate(_ path: String) -> Int32 {
+    /// `truncate(2)` (the method ``truncate(_:to:name:)`` hides the C function's name here).
+    private static func systemTruncate(_ path: String, to length: Int) -> Int32 {
         #if canImport(Darwin)
-        return Darwin.truncate(path, 0)
+        return Darwin.truncate(path, off_t(length))
         #elseif canImport(Glibc)
-        return Glibc.truncate(path, 0)
+        return Glibc.truncate(path, off_t(length))
         #else
-        return Musl.truncate(path, 0)
+        return Musl.truncate(path, off_t(length))
         #endif
     }
 }
