@@ -56,6 +56,86 @@ struct HostileMatrixTests {
         #expect(matches, "\(outcome), expected one of \(hostile.expected)\(read)")
     }
 
+    @Test(
+        "bytes past a Content-Length never become the next answer on the connection",
+        arguments: TransportSubject.all)
+    func excessBytesAreNotTheNextAnswer(subject: TransportSubject) async throws {
+        let peer = try await HostilePeer.shared()
+        let smuggled = "HTTP/1.1 500 Smuggled\r\nContent-Length: 0\r\n\r\n"
+        let listener = try await peer.open(
+            HostileListenerSpec(
+                steps: [HostileStep(send: HostileCase.statusLine + "Content-Length: 2\r\n\r\nok" + smuggled)],
+                then: HostileStep(send: "HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n")))
+        let transport = subject.makeEvents(settings(for: subject, peer))
+        let request = BinobanTransportRequest(url: listener.url(), headers: [:], body: Data("{}".utf8))
+
+        let first = try await transport.send(request)
+        let second = try await transport.send(request)
+
+        #expect(first.statusCode == 202)
+        #expect(second.statusCode == 201)
+        #expect(try await listener.stats().requests == 2)
+    }
+
+    @Test(
+        "every close point of the answer, 20 runs each on one transport: the case's outcome, never a trap",
+        arguments: TransportSubject.all)
+    func everyClosePointRepeatedly(subject: TransportSubject) async throws {
+        let peer = try await HostilePeer.shared()
+        var mismatches: [String] = []
+        for hostile in HostileCase.closes where runs(hostile, on: subject) {
+            // Every request on the listener meets the same close; the transport must also start each one afresh.
+            var spec = hostile.spec
+            spec.then = spec.steps.first
+            let listener = try await peer.open(spec)
+            let transport = subject.makeEvents(settings(for: subject, peer))
+            let request = BinobanTransportRequest(url: listener.url(), headers: [:], body: Data("{}".utf8))
+            for run in 1...20 {
+                let (outcome, unexpected) = await subject.outcome { try await transport.send(request).statusCode }
+                if unexpected != nil || !subject.matches(outcome, hostile.expected) {
+                    mismatches.append("\(hostile.name), run \(run): \(outcome)")
+                }
+            }
+        }
+        #expect(mismatches == [])
+    }
+
+    @Test("a transport error keeps the batch; the next flush delivers it", arguments: TransportSubject.all)
+    func batchIsKeptAfterATransportError(subject: TransportSubject) async throws {
+        let peer = try await HostilePeer.shared()
+        // The close after the status line where the transport survives it, a reset before any answer otherwise.
+        let statusLineClose = HostileCase.closeCase(at: HostileCase.statusLine.utf8.count, tls: nil)
+        let hostile =
+            subject.trapsOn(statusLineClose) ? HostileStep(send: "", end: .reset) : statusLineClose.spec.steps[0]
+        let listener = try await peer.open(HostileListenerSpec(steps: [hostile]))
+        let failures = LockedFailures()
+        var configuration = Configuration(apiKey: "KEY", sourceIdentifier: "hostile")
+        configuration.apiHost = "http://127.0.0.1:\(listener.port)"
+        configuration.transport = subject.makeEvents(settings(for: subject, peer))
+        configuration.storage = InMemoryEventStorage()
+        configuration.keyValueStore = nil
+        configuration.trackApplicationLifecycleEvents = false
+        configuration.uploadMaxRetries = 0
+        configuration.backoffBase = .zero
+        configuration.backoffMax = .zero
+        configuration.errorHandler = { error in failures.append(error) }
+        let binoban = Binoban.create(configuration: configuration)
+
+        binoban.track(name: "kept", properties: ["i": 1])
+        let failed = await binoban.flushAndWait()
+        let delivered = await binoban.flushAndWait()
+        _ = await binoban.shutdown(gracePeriod: .seconds(5))
+
+        #expect(failed.outcome == .keptForRetry)
+        #expect(failed.uploadedEvents == 0)
+        #expect(failed.droppedEvents == 0)
+        #expect(failures.kinds.contains(.uploadFailed))
+        #expect(delivered.outcome == .completed)
+        #expect(delivered.uploadedEvents == 1)
+        #expect(binoban.statistics.dropped.total == 0)
+        #expect(try await listener.stats().requests == 2)
+    }
+
     /// For a case that came out wrong: how many requests the listener read. Its script covers one request, and
     /// every later one gets the peer's default `200`; a `200` with two requests read means another request used the
     /// script up first: another test sending to a port it had released, which this listener then took (such tests
