@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -29,9 +30,11 @@ struct BinobanBacklogCommandTests {
     @Test func theBacklogOfARealRunIsListedAndExportedInTheWireForm() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let down = LoopbackHTTPServer(responder: .always(.ok))
-        let downPort = try down.start()
-        down.stop()
+        // Nothing listens there while the test runs: the port is held, so no other test's server (a listener of the
+        // hostile matrix, say) can take it and have this run's uploads use up its script.
+        let down = try RefusingPort()
+        defer { withExtendedLifetime(down) {} }
+        let downPort = down.port
         // Line 7 carries an old timestamp: the oldest event, whatever the clock says now.
         let input = (1...30).map { line -> String in
             let stamp = line == 7 ? #", "timestamp": "2026-01-02T03:04:05.678Z""# : ""
@@ -136,9 +139,10 @@ struct BinobanBacklogCommandTests {
     @Test func theBacklogIsReadWhileAnotherProcessHoldsTheLock() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let down = LoopbackHTTPServer(responder: .always(.ok))
-        let downPort = try down.start()
-        down.stop()
+        // Held for the whole test, so that no other test's server takes the port (see above).
+        let down = try RefusingPort()
+        defer { withExtendedLifetime(down) {} }
+        let downPort = down.port
         let sender = try SDKCoreChild(
             [
                 "binoban", "send", "--progress", "plain", "--max-retries", "0", "--storage", directory.url.path,

@@ -28,8 +28,16 @@ struct URLSessionEventTransportTests {
         body: Data = Data(
             #"{"batch":[{"type":"track","event":"Opened"}],"sentAt":"2026-01-01T00:00:00.000Z","writeKey":"src"}"#.utf8)
     ) throws -> BinobanTransportRequest {
+        upload(to: try #require(server.url(path: "/b")), body: body)
+    }
+
+    private func upload(
+        to url: URL,
+        body: Data = Data(
+            #"{"batch":[{"type":"track","event":"Opened"}],"sentAt":"2026-01-01T00:00:00.000Z","writeKey":"src"}"#.utf8)
+    ) -> BinobanTransportRequest {
         BinobanTransportRequest(
-            url: try #require(server.url(path: "/b")),
+            url: url,
             headers: [
                 "Content-Type": "application/json",
                 "User-Agent": "binoban-core-swift/1.2.3",
@@ -128,10 +136,11 @@ struct URLSessionEventTransportTests {
 
     @Test("throws cannotConnect when the server is down, without the URL in the error")
     func serverDown() async throws {
-        let server = LoopbackHTTPServer()
-        try server.start()
-        let request = try upload(to: server)
-        server.stop()
+        // Held for the whole test: a port released at once could be taken by another test's server (a listener of
+        // the hostile matrix, whose script this request would then use up).
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let request = upload(to: try #require(URL(string: "http://127.0.0.1:\(refusing.port)/b")))
 
         let error = await #expect(throws: URLSessionEventTransportError.self) {
             try await URLSessionEventTransport().send(request)

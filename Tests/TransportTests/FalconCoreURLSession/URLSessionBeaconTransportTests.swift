@@ -2,6 +2,7 @@ import FalconCore
 import FalconCoreURLSession
 import Foundation
 import LoopbackHTTP
+import TestSupport
 import Testing
 
 @Suite("URLSessionBeaconTransport")
@@ -74,10 +75,13 @@ struct URLSessionBeaconTransportTests {
 
     @Test("throws a URL-free error when the server is down")
     func serverDown() async throws {
-        let server = LoopbackHTTPServer()
-        try server.start()
-        let request = try beacon(to: server, path: "/v1/diagnostics?key=private-value")
-        server.stop()
+        // Held for the whole test: a port released at once could be taken by another test's server (a listener of
+        // the hostile matrix, whose script this beacon would then use up).
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let request = FalconBeaconRequest(
+            url: try #require(URL(string: "http://127.0.0.1:\(refusing.port)/v1/diagnostics?key=private-value")),
+            headers: ["Content-Type": "application/json"], body: Self.body)
 
         let error = await #expect(throws: URLSessionBeaconTransportError.self) {
             try await URLSessionBeaconTransport().send(request)
