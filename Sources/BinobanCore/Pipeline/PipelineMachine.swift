@@ -57,31 +57,32 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     /// Purges of the backlog asked for and running (``PurgeMachine``).
     var purges = PurgeMachine()
 
-    // Uploads.
-    var passes: Passes = .none
-    /// The running pass; setting it keeps the follow-up, and setting `nil` ends both.
-    var pass: Pass? {
-        get {
-            guard case .running(let current, _) = passes else { return nil }
-            return current
-        }
-        set {
-            guard let newValue else {
-                passes = .none
-                return
-            }
-            passes = .running(newValue, followUp: followUp)
-        }
-    }
-    var followUp: Pass? {
-        guard case .running(_, let followUp) = passes else { return nil }
-        return followUp
-    }
-    var listing = false
+    typealias UploadItem = UploadWorkMachine.UploadItem
+    typealias Pass = UploadWorkMachine.Pass
+    typealias Passes = UploadWorkMachine.Passes
+    typealias Verdict = UploadWorkMachine.Verdict
+
+    /// What an answer with `status` means for its batch (``UploadWorkMachine/verdict(forStatus:)``).
+    static func verdict(forStatus status: Int) -> Verdict { UploadWorkMachine.verdict(forStatus: status) }
+
+    /// The upload work: its batches and their states, the passes, the listing, and whether finished events are
+    /// named (``UploadWorkMachine``).
+    var uploads: UploadWorkMachine
+    /// The batches of the current upload work.
+    var work: [UploadItem] { uploads.work }
+    /// The upload passes: none, or the running one with its follow-up.
+    var passes: Passes { uploads.passes }
+    /// The running pass.
+    var pass: Pass? { uploads.pass }
+    /// A listing is out.
+    var listing: Bool { uploads.listing }
     /// Whether finished events are named (``PipelineAction/deliver(_:)``): with a delivery observer from the start,
-    /// otherwise from the first drain that brings an event a caller awaits.
-    var namesEvents: Bool
-    var work: [UploadItem] = []
+    /// otherwise from the first drain that brings an event a caller awaits. Naming never stops: setting `false`
+    /// changes nothing.
+    var namesEvents: Bool {
+        get { uploads.namesEvents }
+        set { if newValue { _ = uploads.handle(.awaitedEventsDrained) } }
+    }
     var gate = UploadGate<Instant>()
     /// No request starts before this instant: the later of the backoff and the server's `Retry-After`.
     var gateUntil: Instant? { gate.until }
@@ -99,7 +100,9 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     init(rules: PipelineRules, settings: EventIntake.Settings) {
         self.rules = rules
         self.settings = settings
-        namesEvents = rules.reportsDeliveries
+        uploads = UploadWorkMachine(
+            namesEvents: rules.reportsDeliveries, maxConcurrentUploads: rules.maxConcurrentUploads,
+            maxFilesPerFlush: rules.maxFilesPerFlush)
     }
 
     /// The next instant at which ``PipelineInput/timerFired`` must be fed, if any.
@@ -109,8 +112,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     /// Whether the pipeline has nothing to do until an input arrives (no action outstanding but timers).
     var isQuiet: Bool {
-        writes.isIdle && !listing && identity == .idle
-            && work.allSatisfy { $0.state == .queued || $0.state == .ready }
+        writes.isIdle && uploads.isQuiet && identity == .idle
     }
 
     // MARK: Transitions
@@ -144,34 +146,25 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             actions.append(.report(.storage, "\(lost) events could not be stored: \(message)", eventCount: lost))
             perform(writes.handle(.writeFailed(moreInDrain: moreInDrain)), &actions)
         case .listed(let ids, let closed):
-            listing = false
             found(events: closed.recoveredEvents, bytes: closed.recoveredBytes, at: now)
             recordEvictions(closed, &actions)
             // Closing the open batch evicted (a batch larger than the byte cap evicts itself): room was freed.
             if closed.evictedBatches > 0 { endHold(&actions) }
-            let known = Set(work.map(\.id))
-            let fresh = ids.filter { !known.contains($0) }
-            work += fresh.map { UploadItem(id: $0) }
-            let full = ids.count >= rules.maxFilesPerFlush
-            pass?.listedFull = full
-            pass?.listedOnlyKnown = fresh.isEmpty && !ids.isEmpty
+            perform(uploads.handle(.listed(ids, full: ids.count >= rules.maxFilesPerFlush)), &actions)
         case .listFailed(let message):
-            listing = false
-            pass?.kept = true
+            perform(uploads.handle(.listFailed), &actions)
             actions.append(.report(.storage, "stored batches could not be listed: \(message)", eventCount: 0))
         case .readExpiring(let id, let eventCount, let bytes, let expired):
-            update(id) { $0.expired = expired }
+            perform(uploads.handle(.expired(id, expired)), &actions)
             batchRead(id, eventCount: eventCount, bytes: bytes, &actions)
         case .read(let id, let eventCount, let bytes):
             batchRead(id, eventCount: eventCount, bytes: bytes, &actions)
         case .vanished(let id):
             // Gone since it was listed: the write that evicted it counted its events, and freed room.
             endHold(&actions)
-            if let item = take(id), let evicted = item.evictedEvents {
-                countEviction(evicted, batches: [(id, evicted)], count: 1, &actions)
-            }
+            perform(uploads.handle(.vanished(id)), &actions)
         case .readFailed(let id, let message):
-            _ = take(id)
+            perform(uploads.handle(.leave(id)), &actions)
             stopPass(&actions)
             actions.append(.report(.storage, "\(id) could not be read; it is kept: \(message)", eventCount: 0))
         case .answered(let id, let status, let retryAfter, let jitter):
@@ -180,10 +173,10 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             statistics.requests.noAnswer += 1
             failed(id, .noAnswer(failure), retryAfter: nil, jitter: jitter, at: now, &actions)
         case .removed(let id):
-            _ = take(id)
+            perform(uploads.handle(.leave(id)), &actions)
             endHold(&actions)
         case .removeFailed(let id, let message):
-            _ = take(id)
+            perform(uploads.handle(.leave(id)), &actions)
             actions.append(
                 .report(.storage, "\(id) was answered but could not be deleted: \(message)", eventCount: 0))
         case .identitySaved(let failure):
@@ -259,9 +252,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
     }
 
     /// Whether anything waits for the backoff gate to open.
-    var waitsOnGate: Bool {
-        pass?.needsListing == true || work.contains { $0.state == .queued || $0.state == .ready }
-    }
+    var waitsOnGate: Bool { uploads.waitsOnGate }
 
     mutating func timerFired(at now: Instant, _ actions: inout [PipelineAction]) {
         if timers.takeSummaryDue(at: now) { actions.append(.deliverSummaries) }
@@ -289,19 +280,12 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
 
     mutating func finishIfDone(at now: Instant, _ actions: inout [PipelineAction]) {
         guard let deadlinePassed = lifetime.stoppingDeadlinePassed else { return }
-        let uploadsDone = passes == .none || deadlinePassed
-        guard writes.isDone, identity == .idle, !purges.isRunning,
-            uploadsDone, work.isEmpty || deadlinePassed, !listing || deadlinePassed
-        else { return }
+        guard writes.isDone, identity == .idle, !purges.isRunning, uploads.isDone || deadlinePassed else { return }
         perform(lifetime.handle(.settled, at: now), at: now, &actions)
     }
 
     /// Ends the running pass and its follow-up, resolving their waiters with `outcome`.
     mutating func abandonPasses(_ outcome: BinobanFlushResult.Outcome, _ actions: inout [PipelineAction]) {
-        let base = BinobanFlushResult(outcome: outcome)
-        for waiter in (pass?.waiters ?? []) + (followUp?.waiters ?? []) {
-            actions.append(.resume(waiter, result(for: waiter, base: base)))
-        }
-        passes = .none
+        perform(uploads.handle(.abandonPasses(outcome)), &actions)
     }
 }

@@ -6,21 +6,19 @@ extension PipelineMachine {
     /// for the backoff gate) leave the work. Requests and reads in flight stay until they answer or the machine
     /// finishes (``letGoOfUnsettledWork(_:)``).
     mutating func letGoOfWaitingWork(_ actions: inout [PipelineAction]) {
-        for item in work where item.state == .queued || item.state == .ready { letGo(item, &actions) }
-        work.removeAll { $0.state == .queued || $0.state == .ready }
+        while let action = uploads.handle(.release(.waiting)) { perform(action, &actions) }
     }
 
     /// The machine finishes past the deadline: no answer will be heard for what is still in the work. A batch
     /// being deleted was settled already; any other is let go, and counted when its eviction was waiting on it.
     mutating func letGoOfUnsettledWork(_ actions: inout [PipelineAction]) {
-        for item in work where item.state != .removing { letGo(item, &actions) }
-        work = []
+        while let action = uploads.handle(.release(.unsettled)) { perform(action, &actions) }
     }
 
     /// Lets the driver go of `item`, which leaves the work unsent (or unanswered): evicted while in flight, its
     /// events are counted as evicted now; a batch a request failed for is told kept, with its last failure, and
     /// one never sent just stays stored.
-    private mutating func letGo(_ item: UploadItem, _ actions: inout [PipelineAction]) {
+    mutating func letGo(_ item: UploadItem, _ actions: inout [PipelineAction]) {
         let held = item.state == .ready || item.state == .sending
         if let evicted = item.evictedEvents {
             // Named from the batch the driver holds, before it lets go of it; a batch still being read is named

@@ -13,7 +13,7 @@ extension PipelineMachine {
             timers.stopInterval()
             abandonPasses(.paused, &actions)
             resolveTicketsBehindHold(.paused, &actions)
-            work.removeAll { $0.state == .queued }
+            perform(uploads.handle(.dropListed), &actions)
             return
         }
         if !old.enabled {
@@ -62,15 +62,7 @@ extension PipelineMachine {
             return
         }
         for waiter in waiters { flushResults.register(waiter, at: statistics) }
-        switch passes {
-        case .none:
-            passes = .running(Pass(exhaustive: exhaustive, waiters: waiters), followUp: nil)
-        case .running(let current, let followUp):
-            var merged = followUp ?? Pass(exhaustive: false, waiters: [])
-            merged.exhaustive = merged.exhaustive || exhaustive
-            merged.waiters += waiters
-            passes = .running(current, followUp: merged)
-        }
+        perform(uploads.handle(.passRequested(exhaustive: exhaustive, waiters: waiters)), &actions)
     }
 
     /// An awaited flush's result (``FlushResults``).

@@ -16,8 +16,8 @@ extension PipelineMachine {
         case .purge:
             // Batches being read, sent or deleted stay (their outcome is on its way); batches only listed leave
             // the work, as the purge deletes them.
-            work.removeAll { $0.state == .queued }
-            actions.append(.purge(excluding: Set(work.map(\.id)), namesEvents: namesEvents))
+            perform(uploads.handle(.dropListed), &actions)
+            actions.append(.purge(excluding: Set(uploads.work.map(\.id)), namesEvents: uploads.namesEvents))
         case .resume(let waiters, let result):
             actions.append(.resumePurges(waiters, result))
         }

@@ -4,11 +4,7 @@ extension PipelineMachine {
     // MARK: Write stage
 
     mutating func apply(_ drain: PipelineDrain, at now: Instant, _ actions: inout [PipelineAction]) {
-        if drain.awaitedEvents > 0, !namesEvents {
-            // Before this drain's events are encoded, so that the awaited ones are named from here on.
-            namesEvents = true
-            actions.append(.nameEvents)
-        }
+        if drain.awaitedEvents > 0 { perform(uploads.handle(.awaitedEventsDrained), &actions) }
         statistics.acceptedEvents += drain.acceptedEvents
         drop(
             drain.overflowDrops, \.writeStageOverflow, .writeStageOverflow, "because the write stage was full",
@@ -96,7 +92,7 @@ extension PipelineMachine {
     /// would free room, so the held events and every flush behind them would wait forever. Flushes behind the
     /// hold that no upload can serve now (paused, no transport) are resolved at once.
     mutating func serveHold(_ actions: inout [PipelineAction]) {
-        if pass == nil || pass?.needsListing == false { request(exhaustive: false, waiters: [], &actions) }
+        if !uploads.listsLater { request(exhaustive: false, waiters: [], &actions) }
         if !settings.enabled {
             resolveTicketsBehindHold(.paused, &actions)
         } else if !rules.hasTransport {
@@ -157,11 +153,8 @@ extension PipelineMachine {
         var lost = 0
         var lostIDs: [BinobanBatchID] = []
         for (id, events) in report.lostBatchEvents.sorted(by: { $0.key < $1.key }) {
-            if let index = work.firstIndex(where: { $0.id == id }), work[index].state != .queued {
-                work[index].evictedEvents = events
-                continue
-            }
-            work.removeAll { $0.id == id }
+            // Being read or sent: counted only if it is not delivered.
+            guard uploads.gone(id, events: events) else { continue }
             lost += events
             lostIDs.append(id)
         }
@@ -183,15 +176,9 @@ extension PipelineMachine {
         var immediateBatches = report.evictedBatches
         var immediate: [(BinobanBatchID, Int)] = []
         for (id, events) in report.evictedBatchEvents.sorted(by: { $0.key < $1.key }) {
-            guard let index = work.firstIndex(where: { $0.id == id }) else {
-                immediate.append((id, events))
-                continue
-            }
-            if work[index].state == .queued {
-                work.remove(at: index)
+            if uploads.gone(id, events: events) {
                 immediate.append((id, events))
             } else {
-                work[index].evictedEvents = events
                 immediateEvents -= events
                 immediateBatches -= 1
             }

@@ -1,6 +1,6 @@
-/// The upload work of ``PipelineMachine``: the batches of the running pass, each with its state, and the passes
-/// asked for. The rules that move them are in `PipelineMachine+Uploads.swift`.
-extension PipelineMachine {
+/// The values of the upload work (``UploadWorkMachine``): the batches of the running pass, each with its state, the
+/// passes asked for, and what an answer means for its batch.
+extension UploadWorkMachine {
     /// One batch of the current upload work.
     struct UploadItem: Sendable, Equatable {
         enum State: Sendable, Equatable {
