@@ -81,10 +81,11 @@ private final class HeldListingStorage: BinobanEventStorage {
 
 @Suite("Shutdown deadline: a shutdown whose deadline has passed starts no request")
 struct ShutdownDeadlineTests {
-    @Test(
-        "A zero-grace shutdown that comes while the loop lists for a flush: the flush sends nothing, the events stay stored",
-        .timeLimit(.minutes(1)))
-    func zeroGraceDuringATurnSendsNothing() async throws {
+    /// Tracks two events, holds the loop inside a flush's listing, posts a shutdown with `grace` while it is held,
+    /// lets the listing go on and returns what the shutdown returned.
+    private static func shutdownDuringAFlushListing(
+        grace: Duration
+    ) async throws -> (harness: PipelineHarness, memory: InMemoryEventStorage, result: BinobanFlushResult) {
         let memory = InMemoryEventStorage(writeKey: "SOURCE")
         let storage = HeldListingStorage(memory)
         let harness = PipelineHarness(memory: memory) { $0.storage = storage }
@@ -94,22 +95,31 @@ struct ShutdownDeadlineTests {
         binoban.track(name: "b")
         await binoban.waitUntilQuiet()
 
-        // The flush's turn stops inside its listing; then the shutdown is posted, with no grace.
+        // The flush's turn stops inside its listing; then the shutdown is posted.
         storage.holdNextListing()
         binoban.flush()
         await storage.waitForHeldListing()
         var shutdown: Task<BinobanFlushResult, Never>?
         await withCheckedContinuation { (posted: CheckedContinuation<Void, Never>) in
-            shutdown = Task { await binoban.shutdown(gracePeriod: .zero) { posted.resume() } }
+            shutdown = Task { await binoban.shutdown(gracePeriod: grace) { posted.resume() } }
         }
-        // The turn goes on: the listing finds the batch, which it read and sent before the loop took the stop at
-        // the end of the turn (a request nobody awaited, and a duplicate at the next run if it was delivered).
+        // The turn goes on: the listing finds the batch. Before Decision 0235 it was read and sent before the loop
+        // took the stop at the end of the turn, whatever the grace (a request nobody awaited, and a duplicate at
+        // the next run if it was delivered).
         storage.releaseListing()
         let result = try #require(await shutdown?.value)
+        return (harness, memory, result)
+    }
+
+    @Test(
+        "A zero-grace shutdown that comes while the loop lists for a flush: the flush sends nothing, the events stay stored",
+        .timeLimit(.minutes(1)))
+    func zeroGraceDuringATurnSendsNothing() async throws {
+        let (harness, memory, result) = try await Self.shutdownDuringAFlushListing(grace: .zero)
 
         #expect(result.outcome == .interrupted, "\(result)")
         #expect(harness.transport.requests.isEmpty, "\(harness.transport.requests.count) requests")
-        let statistics = binoban.statistics
+        let statistics = harness.binoban.statistics
         #expect(statistics.queuedEvents == 2, "\(statistics)")
         #expect(statistics.uploadedEvents == 0, "\(statistics)")
         // Both events stay stored for the next run.
@@ -124,27 +134,10 @@ struct ShutdownDeadlineTests {
         "A shutdown whose grace period is left sends what it can: a listing in progress goes on to its requests",
         .timeLimit(.minutes(1)))
     func graceDuringATurnSends() async throws {
-        let memory = InMemoryEventStorage(writeKey: "SOURCE")
-        let storage = HeldListingStorage(memory)
-        let harness = PipelineHarness(memory: memory) { $0.storage = storage }
-        let binoban = harness.binoban
-        await harness.settle()
-        binoban.track(name: "a")
-        binoban.track(name: "b")
-        await binoban.waitUntilQuiet()
-
-        storage.holdNextListing()
-        binoban.flush()
-        await storage.waitForHeldListing()
-        var shutdown: Task<BinobanFlushResult, Never>?
-        await withCheckedContinuation { (posted: CheckedContinuation<Void, Never>) in
-            shutdown = Task { await binoban.shutdown(gracePeriod: .seconds(5)) { posted.resume() } }
-        }
-        storage.releaseListing()
-        let result = try #require(await shutdown?.value)
+        let (harness, _, result) = try await Self.shutdownDuringAFlushListing(grace: .seconds(5))
 
         #expect(result.outcome == .completed, "\(result)")
         #expect(try harness.uploadedEvents().map(\.event) == ["a", "b"])
-        #expect(binoban.statistics.queuedEvents == 0, "\(binoban.statistics)")
+        #expect(harness.binoban.statistics.queuedEvents == 0, "\(harness.binoban.statistics)")
     }
 }
