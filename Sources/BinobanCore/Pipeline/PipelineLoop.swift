@@ -204,7 +204,8 @@ actor PipelineLoop: PipelineControl {
         while next < inputs.count, !finished {
             // A stop posted during the turn goes to the machine before the next input (with what was posted before
             // it, in order): a turn can make many storage calls, and a shutdown whose deadline has passed must not
-            // wait for the turn's end to stop the requests it would issue (Decision 0235).
+            // wait for the turn's end to stop the requests the machine would issue. The machine lists an input's
+            // requests before its storage calls, so none starts after a call the stop came during (Decision 0235).
             if inbox.holdsStop { inputs.insert(contentsOf: inbox.take(), at: next) }
             let input = inputs[next]
             next += 1
@@ -261,9 +262,6 @@ actor PipelineLoop: PipelineControl {
             if let batch { held[batch.id] = batch }
             inputs.append(logged(input))
         case .send(let id):
-            // Past a posted stop's deadline no request starts, though the machine may not have taken the stop yet:
-            // it takes it at the next input and lets the batch go, which stays stored (Decision 0235).
-            if let stopAt = inbox.stopDeadline, clock.now() >= stopAt { return }
             send(id)
         case .forget(let id):
             held[id] = nil

@@ -200,6 +200,7 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             perform(lifetime.handle(.stop(deadline: deadline), at: now), at: now, &actions)
         }
         pump(at: now, &actions)
+        Self.startRequestsFirst(&actions)
         return actions
     }
 

@@ -103,6 +103,7 @@ private struct ModelRun {
             noteStates()
             let actions = machine.handle(next, at: now)
             noteStates()
+            checkRequestsBeforeStorageCalls(actions, after: next)
             if case .intakeHasWork = next, actions.isEmpty {
             } else {
                 trace.append("\(now.offset) \(next) -> \(actions)")
@@ -390,6 +391,14 @@ private struct ModelRun {
         #expect(
             waiting.isEmpty,
             "awaited flushes \(waiting.sorted()) never returned \(when) (\(label))\n\(trace.joined(separator: "\n"))")
+    }
+
+    /// No request is listed after a storage call of the same input: a shutdown posted while the call runs could
+    /// not stop it (Decision 0235).
+    func checkRequestsBeforeStorageCalls(_ actions: [PipelineAction], after input: PipelineInput<Instant>) {
+        guard let firstCall = actions.firstIndex(where: \.waitsForStorage) else { return }
+        let late = actions[firstCall...].filter { if case .send = $0 { true } else { false } }
+        #expect(late.isEmpty, "\(input) -> \(actions): a send after a storage call (\(label))")
     }
 
     /// Nothing is left in the write stage.

@@ -8,8 +8,6 @@ final class LoopInbox<Instant: InstantProtocol>: Sendable where Instant.Duration
         var intakeSignalled = false
         /// A stop is among `inputs`.
         var holdsStop = false
-        /// The deadline of the first stop posted (the machine keeps the first shutdown's deadline too).
-        var stopDeadline: Instant?
     }
 
     private let pending = LockedValue(Pending())
@@ -25,20 +23,13 @@ final class LoopInbox<Instant: InstantProtocol>: Sendable where Instant.Duration
     func post(_ input: PipelineInput<Instant>) {
         pending.withLock { pending in
             pending.inputs.append(input)
-            if case .stop(let deadline) = input {
-                pending.holdsStop = true
-                pending.stopDeadline = pending.stopDeadline ?? deadline
-            }
+            if case .stop = input { pending.holdsStop = true }
         }
         thread.wake()
     }
 
     /// Whether a stop was posted and not taken yet: the loop takes it before its turn's next input (Decision 0235).
     var holdsStop: Bool { pending.withLock { $0.holdsStop } }
-
-    /// The deadline of the first stop posted, taken or not: once it has passed, the loop starts no request
-    /// (Decision 0235).
-    var stopDeadline: Instant? { pending.withLock { $0.stopDeadline } }
 
     /// The intake holds new work (its `onWork`, called once per drain): tells the loop, which takes it at once
     /// from an idle park and at the end of its window from a gathering one.
