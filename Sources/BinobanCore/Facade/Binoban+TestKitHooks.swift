@@ -1,6 +1,7 @@
 extension Binoban {
     /// Returns once the pipeline has nothing to do but wait for time to pass or a call to arrive: no write,
-    /// listing, read, request or deletion in flight, nothing waiting in the write stage, no timer due. Lets a
+    /// listing, read, request or deletion in flight, nothing waiting in the write stage but events held for room
+    /// (``BinobanStatistics/heldEvents``: they wait for the backoff gate, the interval or a resume), no timer due. Lets a
     /// test kit on a manual clock step the pipeline deterministically. Returns at once for a disabled instance.
     package func waitUntilQuiet() async {
         await runtime?.driver.waitUntilQuiet()

@@ -1,15 +1,24 @@
 /// Cumulative counts of one instance's pipeline since it was created, readable at any time through
 /// ``Binoban/statistics``.
 ///
-/// Every event handed to the instance, and every event an earlier run left in its storage directory
-/// (``recoveredEvents``), ends in exactly one of: still in the write stage, stored and waiting (``queuedEvents``),
-/// uploaded, or one of the drop counters, so once the pipeline is quiet
-/// `acceptedEvents + recoveredEvents == queuedEvents + uploadedEvents + dropped.total`. The counters only grow;
+/// Every event counted accepted, and every event an earlier run left in its storage directory
+/// (``recoveredEvents``), is in exactly one of: held before storage (``heldEvents``), stored and waiting
+/// (``queuedEvents``), uploaded, or one of the drop counters, so at every reading
+/// `acceptedEvents + recoveredEvents == heldEvents + queuedEvents + uploadedEvents + dropped.total`. The counters
+/// other than ``heldEvents``, ``queuedEvents`` and ``queuedBytes`` only grow;
 /// ``queuedEvents`` and ``queuedBytes`` follow the storage batch by batch (the bytes of an earlier run's batches
 /// are shared out by events).
 public struct BinobanStatistics: Sendable, Hashable {
-    /// Events handed to the instance by `track`, `identify` and the other calls, including those then dropped.
+    /// Events handed to the instance by `track`, `identify` and the other calls, including those then dropped,
+    /// counted once the pipeline takes them from the callers' queue (the write stage's capacity,
+    /// ``Configuration/writeStageCapacity``).
     public var acceptedEvents: Int = 0
+    /// Events counted accepted that are not stored yet: a full storage refused them and they wait for an upload
+    /// to free room (``BinobanBackpressure/wait``, and ``BinobanBackpressure/dropOldest`` while uploads work),
+    /// during an outage for as long as the server's `Retry-After` or the backoff keeps uploads waiting. They leave
+    /// it stored (``queuedEvents``) or dropped. 0 when the storage has room (the loop stores what it takes before
+    /// it waits again); events still in the callers' queue behind them are not counted anywhere yet.
+    public var heldEvents: Int = 0
     /// Events written to storage.
     public var storedEvents: Int = 0
     /// Events in batches the server accepted (2xx).

@@ -7,7 +7,8 @@ protocol PipelineControl: Sendable {
     /// clock moves time only after that, so that the deadline is measured from the instant it expects).
     func shutdown(deadline: Duration, posted: @escaping @Sendable () -> Void) async -> BinobanFlushResult
     /// Returns once the pipeline has nothing to do but wait for time to pass or a call to arrive: no write,
-    /// listing, read, request or deletion in flight, nothing in the intake, no timer due. For test kits.
+    /// listing, read, request or deletion in flight, nothing in the intake (but events behind a write held for
+    /// room, which waits for time or a call too), no timer due. For test kits.
     func waitUntilQuiet() async
     /// Deletes the stored backlog (every finished batch and the open one, but batches being uploaded) and
     /// returns what it deleted, once deleted; `requested` is called once the purge is handed to the pipeline (a

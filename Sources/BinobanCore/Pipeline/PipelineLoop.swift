@@ -128,7 +128,8 @@ actor PipelineLoop: PipelineControl {
     private var isQuiet: Bool {
         let due = deadline.map { clock.now() >= $0 && $0 != firedDeadline } ?? false
         return finished
-            || (uploads.isEmpty && machine.isQuiet && !parts.intake.hasWork && !due && !inbox.holdsWork)
+            || (uploads.isEmpty && machine.isQuiet && (!parts.intake.hasWork || machine.leavesIntakeEventsWaiting)
+                && !due && !inbox.holdsWork)
     }
 
     // MARK: The loop

@@ -110,10 +110,17 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
         timers.next(summaries: lifetime.life != .stopped, waitsOnGate ? gateUntil : nil, lifetime.deadline)
     }
 
-    /// Whether the pipeline has nothing to do until an input arrives (no action outstanding but timers).
+    /// Whether the pipeline has nothing to do until an input arrives or a timer fires (no action outstanding). A
+    /// write held for room counts (Decision 0226): it waits for an answer (then a request is out, which is not
+    /// quiet), for the backoff gate or the interval (time), or for a resume (a call); its events are counted in
+    /// ``BinobanStatistics/heldEvents``.
     var isQuiet: Bool {
-        writes.isIdle && uploads.isQuiet && identity == .idle
+        (writes.isIdle || writes.waitsForRoom) && uploads.isQuiet && identity == .idle
     }
+
+    /// Whether events the intake holds stay there for now: they wait behind a write held for room, and are taken
+    /// once room is freed (the intake's settings are taken at once).
+    var leavesIntakeEventsWaiting: Bool { writes.waitsForRoom }
 
     // MARK: Transitions
 
@@ -136,11 +143,13 @@ struct PipelineMachine<Instant: InstantProtocol>: Sendable where Instant.Duratio
             recordWrite(report, storedBytes: storedBytes, placedBytes: placedBytes, moreInDrain: moreInDrain, &actions)
         case .stageDropped(let drops):
             for drop in drops {
+                statistics.heldEvents -= drop.count
                 let key = statistics.dropped.countStageDrops(drop.count, reason: drop.reason)
                 deliver(.dropped(.stage(key)), drop.count, .named(drop.messageIds), &actions)
             }
         case .writeFailed(let lost, let moreInDrain, let message, let stored, let storedBytes, let placedBytes):
             recordStoredBeforeFailure(stored, storedBytes: storedBytes, placedBytes: placedBytes, at: now, &actions)
+            statistics.heldEvents -= stored.storedEvents + lost
             statistics.dropped.storageFailure += lost
             deliver(.dropped(.storageFailure), lost, .lost, &actions)
             actions.append(.report(.storage, "\(lost) events could not be stored: \(message)", eventCount: lost))

@@ -7,9 +7,10 @@ import Testing
 private let b1 = BinobanBatchID(sequence: 1)
 private let b2 = BinobanBatchID(sequence: 2)
 
-/// Whether the statistics account for every event: the identity ``BinobanStatistics`` documents once quiet.
+/// Whether the statistics account for every event: the identity ``BinobanStatistics`` documents.
 private func booksClose(_ stats: BinobanStatistics) -> Bool {
-    stats.acceptedEvents + stats.recoveredEvents == stats.queuedEvents + stats.uploadedEvents + stats.dropped.total
+    stats.acceptedEvents + stats.recoveredEvents
+        == stats.heldEvents + stats.queuedEvents + stats.uploadedEvents + stats.dropped.total
 }
 
 private func notices(_ actions: [PipelineAction]) -> [DeliveryNotice] {

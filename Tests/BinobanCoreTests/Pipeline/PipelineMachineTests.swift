@@ -249,6 +249,45 @@ struct PipelineMachineTests {
         #expect(rig.machine.statistics.dropped.total == 0)
     }
 
+    @Test(
+        "A write held for room while a Retry-After keeps uploads waiting is quiet and counted held until stored")
+    func holdBehindRetryAfterIsQuietAndCounted() throws {
+        var rig = MachineRig(flushAt: 1000, backpressure: .wait)
+        rig.startEmpty()
+        _ = rig.feed(.intakeHasWork)
+        var drain = PipelineDrain()
+        (drain.eventCount, drain.acceptedEvents) = (10, 10)
+        #expect(rig.feed(.drained(drain)) == [.write(.refuse)])
+        #expect(rig.machine.statistics.heldEvents == 10)
+        #expect(
+            rig.feed(.written(.init(storedEvents: 4, refusedEvents: 6), storedBytes: 40, moreInDrain: false))
+                == [.list(limit: 20)])
+        // The refused six are held (neither queued nor dropped); the pass that lists for room is out.
+        #expect(rig.machine.statistics.heldEvents == 6)
+        #expect(!rig.machine.isQuiet)
+        #expect(rig.feed(.listed([b1])) == [.read(b1)])
+        #expect(rig.readAndSend(b1, events: 4) == [.send(b1)])
+        _ = rig.at(0, .answered(b1, status: 429, retryAfter: .seconds(5), jitter: 0))
+        // Only time can free room now: the machine is quiet, its deadline is the gate's, the intake's events wait.
+        let statistics = rig.machine.statistics
+        #expect(rig.machine.isQuiet)
+        #expect(rig.machine.leavesIntakeEventsWaiting)
+        #expect(statistics.heldEvents == 6)
+        #expect(
+            statistics.acceptedEvents
+                == statistics.heldEvents + statistics.queuedEvents + statistics.uploadedEvents
+                + statistics.dropped.total)
+        let gate = try #require(rig.machine.nextDeadline)
+        #expect(gate == ManualClock.Instant(offset: .seconds(5)))
+        #expect(rig.at(5_000, .timerFired) == [.send(b1)])
+        #expect(rig.feed(.answered(b1, status: 200, retryAfter: nil, jitter: 0)) == [.remove(b1)])
+        #expect(rig.feed(.removed(b1)) == [.write(.refuse)])
+        _ = rig.feed(.written(.init(storedEvents: 6), storedBytes: 60, moreInDrain: false))
+        #expect(rig.machine.statistics.heldEvents == 0)
+        #expect(rig.machine.statistics.queuedEvents == 6)
+        #expect(!rig.machine.leavesIntakeEventsWaiting)
+    }
+
     @Test("Backpressure wait: a pause behind a held write is seen at once, and a resume uploads again")
     func waitHoldSeesPause() {
         var rig = MachineRig(flushAt: 1000, backpressure: .wait)

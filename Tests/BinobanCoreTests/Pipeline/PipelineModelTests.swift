@@ -371,7 +371,11 @@ private struct ModelRun {
     func check() async throws {
         let statistics = machine.statistics
         let accounted =
-            statistics.uploadedEvents + statistics.dropped.total + statistics.queuedEvents + writeStageEvents
+            statistics.uploadedEvents + statistics.dropped.total + statistics.queuedEvents + statistics.heldEvents
+        // The machine's held count is what the driver holds: drained, not yet stored or dropped.
+        #expect(
+            statistics.heldEvents == writeStageEvents,
+            "held \(statistics.heldEvents), write stage \(writeStageEvents), step \(steps) (\(label))")
         #expect(
             statistics.acceptedEvents == accounted,
             "accepted \(statistics.acceptedEvents) != \(accounted): \(statistics), write stage \(writeStageEvents), step \(steps) (\(label))"

@@ -6,6 +6,8 @@ extension PipelineMachine {
     mutating func apply(_ drain: PipelineDrain, at now: Instant, _ actions: inout [PipelineAction]) {
         if drain.awaitedEvents > 0 { perform(uploads.handle(.awaitedEventsDrained), &actions) }
         statistics.acceptedEvents += drain.acceptedEvents
+        // Taken from the callers: held until stored or dropped.
+        statistics.heldEvents += drain.eventCount
         drop(
             drain.overflowDrops, \.writeStageOverflow, .writeStageOverflow, "because the write stage was full",
             (.writeStageOverflow, .overflowed), &actions)
@@ -72,6 +74,9 @@ extension PipelineMachine {
         // performed where the refusal is counted, the second after the count flush, as the flushes come last.
         let next = writes.handle(.written(moreInDrain: moreInDrain, holdingRefused: holding))
         statistics.storedEvents += report.storedEvents
+        // A refused suffix that is held stays held; one that is not is dropped below.
+        statistics.heldEvents -=
+            report.storedEvents + report.rejectedOversizeEvents + (holding ? 0 : report.refusedEvents)
         dequeue(ledger.stored(report, bytes: storedBytes, placedBytes: placedBytes))
         drop(
             report.rejectedOversizeEvents, \.oversize, .oversizeEvent,

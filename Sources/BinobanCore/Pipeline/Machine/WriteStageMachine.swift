@@ -60,6 +60,13 @@ struct WriteStageMachine: Sendable, Equatable {
     /// Whether nothing is held or asked for, and the intake signalled nothing since the last drain.
     var isIdle: Bool { stage == .idle && !intakePending }
 
+    /// Whether a refused suffix is held for room and nothing else is asked: the intake's events wait behind it and
+    /// its settings were taken.
+    var waitsForRoom: Bool {
+        guard case .holding = stage else { return false }
+        return !settingsMayHaveChanged
+    }
+
     /// Whether the intake closed and everything it held was handed to storage: the shutdown may finish.
     var isDone: Bool { intakeClosed && isIdle }
 
