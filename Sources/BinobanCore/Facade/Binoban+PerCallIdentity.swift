@@ -67,21 +67,24 @@ extension Binoban {
             let (encoded, usedIdentity) = event.encode(with: snapshot)
             admission = await intake.acceptWaitingForRoom(encoded, against: usedIdentity ? snapshot : nil)
         }
+        let refused: BinobanEventOutcome?
+        switch admission ?? .closed {
+        case .accepted: refused = nil
+        case .paused: refused = .finished(.dropped(.paused))
+        case .overflowed: refused = .finished(.dropped(.writeStageOverflow))
+        case .closed: refused = .notAccepted
+        case .cancelled: refused = .cancelled
+        }
+        // A refused caller is settled before the admission is noted: a test kit goes on at the note, and a shutdown
+        // it starts then would find the caller still registered and settle it `.unfinished` as well.
+        if let refused { runtime.outcomeWaiters.withdraw(token, settledAs: refused) }
         runtime.outcomeWaiters.noteAdmission()
         if debugLogIsOn {
             debugLog.event(
                 call.kind, name: call.name, fieldCount: call.body.objectValue?.count ?? 0,
                 accepted: admission == .accepted)
         }
-        let refused: BinobanEventOutcome
-        switch admission ?? .closed {
-        case .accepted: return await runtime.outcomeWaiters.wait(token)
-        case .paused: refused = .finished(.dropped(.paused))
-        case .overflowed: refused = .finished(.dropped(.writeStageOverflow))
-        case .closed: refused = .notAccepted
-        case .cancelled: refused = .cancelled
-        }
-        runtime.outcomeWaiters.withdraw(token, settledAs: refused)
+        guard let refused else { return await runtime.outcomeWaiters.wait(token) }
         return refused
     }
 
