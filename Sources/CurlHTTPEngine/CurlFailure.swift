@@ -1,72 +1,42 @@
+import SDKCoreCommon
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
 
-/// Why a request through the engine got no HTTP answer. The public error types of the cores' libcurl
-/// transports mirror these cases by raw value.
-package enum CurlFailureReason: String, Sendable, Hashable, CaseIterable {
-    /// The server refused the connection (nothing listens on the port).
-    case refused
-    /// The address could not be reached (no route, network down).
-    case unreachable
-    /// The host name could not be resolved.
-    case dns
-    /// The connection was reset by the peer.
-    case reset
-    /// The connection closed before a complete answer arrived.
-    case closedEarly
-    /// The TLS handshake failed.
-    case tlsHandshake
-    /// The server answered a TLS handshake in plain text: the address should start with `http://`.
-    case notTLS
-    /// The server's certificate was refused, or the CA bundle could not be read.
-    case certificate
-    /// The request's deadline passed, or it made no progress for its stall timeout.
-    case timeout
-    /// The answer is not HTTP, is malformed, or its head is larger than the engine accepts.
-    case protocolViolation
-    /// The request itself cannot be sent: a malformed address, a scheme other than `http` or `https`, or a line
-    /// break inside a header.
-    case invalidRequest
-    /// libcurl (`libcurl.so.4`) could not be loaded.
-    case unavailable
-    /// Any other failure.
-    case other
-
-    /// A short explanation, safe to log: it names no host, address, header or body.
-    package var explanation: String {
-        switch self {
-        case .refused: "the server refused the connection"
-        case .unreachable: "the server's address could not be reached"
-        case .dns: "the host name could not be resolved"
-        case .reset: "the connection was reset"
-        case .closedEarly: "the connection closed before a complete answer"
-        case .tlsHandshake: "the TLS handshake failed"
-        case .notTLS:
-            "the server answered the TLS handshake in plain HTTP: the address probably needs http://, not https://"
-        case .certificate: "the server's certificate was not trusted (or the CA bundle could not be read)"
-        case .timeout: "the request timed out"
-        case .protocolViolation: "the answer was not valid HTTP/1.1 (or its head was too large)"
-        case .invalidRequest: "the request cannot be sent (bad address, scheme or header)"
-        case .unavailable: "libcurl.so.4 could not be loaded (install the libcurl4 package)"
-        case .other: "the transfer failed"
-        }
-    }
-}
-
 /// A request that got no HTTP answer: the reason and libcurl's result code. Never the URL, headers or body.
+///
+/// The reason is the cores' shared `SDKCoreTransportFailureReason`, which the public errors of the libcurl
+/// transports carry as it is. The engine never names `cancelled`: a cancelled caller gets `CancellationError`.
 package struct CurlFailure: Error, Sendable, Hashable {
     /// Why.
-    package var reason: CurlFailureReason
+    package var reason: SDKCoreTransportFailureReason
     /// libcurl's `CURLcode`, when libcurl reported one.
     package var curlCode: Int?
 
     /// Creates a failure.
-    package init(reason: CurlFailureReason, curlCode: Int?) {
+    package init(reason: SDKCoreTransportFailureReason, curlCode: Int?) {
         self.reason = reason
         self.curlCode = curlCode
+    }
+
+    /// The reason's explanation, in the engine's own words where it knows more than any transport: which library
+    /// is missing, and that a head over the engine's limit counts as not HTTP. Safe to log.
+    package var explanation: String {
+        switch reason {
+        case .protocolViolation: "the answer was not valid HTTP/1.1 (or its head was too large)"
+        case .unavailable: "libcurl.so.4 could not be loaded (install the libcurl4 package)"
+        default: reason.explanation
+        }
+    }
+
+    /// The reason, its explanation and libcurl's code, e.g. `refused (the server refused the connection; curl code
+    /// 7)`: what the public errors' descriptions say after "got no HTTP answer: ".
+    package var reasonAndExplanation: String {
+        let code = curlCode.map { "; curl code \($0)" } ?? ""
+        return "\(reason.rawValue) (\(explanation)\(code))"
     }
 
     /// Names a finished transfer's result.
@@ -89,7 +59,7 @@ package struct CurlFailure: Error, Sendable, Hashable {
 
     private static func reason(
         code: Int, osErrno: Int, plainTextAnswer: Bool, malformedChunks: Bool, headComplete: Bool
-    ) -> CurlFailureReason {
+    ) -> SDKCoreTransportFailureReason {
         let reset = osErrno == Int(ECONNRESET) || osErrno == Int(EPIPE)
         switch code {
         case 1, 8, 16, 92, 95, 100: return .protocolViolation  // unsupported protocol (HTTP/0.9), weird reply, HTTP/2

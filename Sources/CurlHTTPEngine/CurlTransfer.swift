@@ -1,4 +1,5 @@
 import CCurlShim
+import SDKCoreCommon
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

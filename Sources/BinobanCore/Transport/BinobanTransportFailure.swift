@@ -3,64 +3,12 @@
 ///
 /// It is built from the error the transport threw. ``CurlEventTransport`` and `URLSessionEventTransport` name
 /// their reasons; the error of another transport names its own by conforming to
-/// ``BinobanTransportFailureReporting``; any other error reads ``Reason/other`` with the error's type name.
+/// ``BinobanTransportFailureReporting``; any other error reads `other` with the error's type name.
 /// It carries no URL, header or body, so it is safe to log.
 public struct BinobanTransportFailure: Sendable, Hashable, CustomStringConvertible {
-    /// Why no HTTP answer arrived.
-    public enum Reason: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// The server refused the connection (nothing listens on the port).
-        case refused
-        /// The address could not be reached (no route, network down).
-        case unreachable
-        /// The host name could not be resolved.
-        case dns
-        /// The connection was reset by the peer.
-        case reset
-        /// The connection closed before a complete answer arrived.
-        case closedEarly
-        /// The TLS handshake failed.
-        case tlsHandshake
-        /// The server answered the TLS handshake in plain HTTP: the address needs `http://`. Retrying cannot help.
-        case notTLS
-        /// The server's certificate was refused (or the CA bundle could not be read).
-        case certificate
-        /// The request made no progress for its timeout, or its deadline passed.
-        case timeout
-        /// The answer was not valid HTTP.
-        case protocolViolation
-        /// The request cannot be sent (a malformed address, an unsupported scheme, a line break in a header).
-        case invalidRequest
-        /// The transport cannot work on this system (`libcurl.so.4` is missing).
-        case unavailable
-        /// The request was cancelled (the shutdown's deadline passed).
-        case cancelled
-        /// Any other failure, or a transport that names no reason.
-        case other
-
-        /// The case's name, such as `refused`.
-        public var description: String { rawValue }
-
-        /// A short explanation that names no host, address or value.
-        public var explanation: String {
-            switch self {
-            case .refused: "the server refused the connection"
-            case .unreachable: "the server's address could not be reached"
-            case .dns: "the host name could not be resolved"
-            case .reset: "the connection was reset"
-            case .closedEarly: "the connection closed before a complete answer"
-            case .tlsHandshake: "the TLS handshake failed"
-            case .notTLS:
-                "the server answered the TLS handshake in plain HTTP: the address probably needs http://, not https://"
-            case .certificate: "the server's certificate was not trusted (or the CA bundle could not be read)"
-            case .timeout: "the request timed out"
-            case .protocolViolation: "the answer was not valid HTTP"
-            case .invalidRequest: "the request cannot be sent (bad address, scheme or header)"
-            case .unavailable: "the transport cannot run on this system"
-            case .cancelled: "the request was cancelled"
-            case .other: "the request failed"
-            }
-        }
-    }
+    /// Why no HTTP answer arrived: the reasons every transport of both cores names, `SDKCoreTransportFailureReason`
+    /// (``CurlEventTransportError/Reason`` is the same type, so a libcurl reason reaches the reports as it is).
+    public typealias Reason = SDKCoreTransportFailureReason
 
     /// Why no HTTP answer arrived.
     public var reason: Reason
@@ -74,8 +22,8 @@ public struct BinobanTransportFailure: Sendable, Hashable, CustomStringConvertib
         self.detail = detail
     }
 
-    /// The failure `error` names: its own (``BinobanTransportFailureReporting``), ``Reason/cancelled`` for a
-    /// `CancellationError`, otherwise ``Reason/other`` with the error's type name (never its description, which
+    /// The failure `error` names: its own (``BinobanTransportFailureReporting``), `cancelled` for a
+    /// `CancellationError`, otherwise `other` with the error's type name (never its description, which
     /// a transport may fill with a URL).
     public init(_ error: any Error) {
         if let reporting = error as? any BinobanTransportFailureReporting {
@@ -98,7 +46,7 @@ public struct BinobanTransportFailure: Sendable, Hashable, CustomStringConvertib
 /// carry the reason (``BinobanError/transportFailure``, ``BinobanUploadFailure/noAnswer(_:)``).
 ///
 /// `CurlEventTransportError` and `URLSessionEventTransportError` conform; a transport of your own conforms its
-/// error to say more than ``BinobanTransportFailure/Reason/other``.
+/// error to say more than `other`.
 public protocol BinobanTransportFailureReporting: Error {
     /// The reason, with the transport's code.
     var transportFailure: BinobanTransportFailure { get }
@@ -111,9 +59,8 @@ public enum BinobanUploadFailure: Sendable, Hashable, CustomStringConvertible {
     /// No HTTP answer arrived, for this reason.
     case noAnswer(BinobanTransportFailure)
 
-    /// Whether a retry of the same request cannot succeed: the address itself is wrong (``BinobanTransportFailure/Reason/notTLS``:
-    /// it needs `http://`), the request cannot be sent (``BinobanTransportFailure/Reason/invalidRequest``), or the
-    /// transport cannot run here (``BinobanTransportFailure/Reason/unavailable``). The batch is kept without the
+    /// Whether a retry of the same request cannot succeed: the address itself is wrong (`notTLS`: it needs
+    /// `http://`), the request cannot be sent (`invalidRequest`), or the transport cannot run here (`unavailable`). The batch is kept without the
     /// retries of its flush; a later flush (a fixed configuration, after a restart) tries it again.
     var retryCannotHelp: Bool {
         guard case .noAnswer(let failure) = self else { return false }

@@ -6,36 +6,9 @@ import CurlHTTPEngine
 /// It carries the reason and libcurl's result code only: never the URL, headers or body, so it is safe to log or
 /// to hand to an error handler.
 public struct CurlBeaconTransportError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Why no HTTP answer arrived.
-    public enum Reason: String, Sendable, Hashable, CaseIterable {
-        /// The server refused the connection (nothing listens on the port).
-        case refused
-        /// The address could not be reached (no route, network down).
-        case unreachable
-        /// The host name could not be resolved.
-        case dns
-        /// The connection was reset by the peer.
-        case reset
-        /// The connection closed before a complete answer arrived.
-        case closedEarly
-        /// The TLS handshake failed.
-        case tlsHandshake
-        /// The server answered a TLS handshake in plain text: the address should start with `http://`.
-        case notTLS
-        /// The server's certificate was refused, or the CA bundle could not be read.
-        case certificate
-        /// The request's deadline passed, or it made no progress for its request timeout.
-        case timeout
-        /// The answer is not HTTP, is malformed, or its head is larger than 64 KiB.
-        case protocolViolation
-        /// The request cannot be sent: a malformed address, a scheme other than `http` or `https`, or a line
-        /// break inside a header.
-        case invalidRequest
-        /// `libcurl.so.4` could not be loaded (the `libcurl4` package is missing).
-        case unavailable
-        /// Any other failure.
-        case other
-    }
+    /// Why no HTTP answer arrived: the reasons every transport of both cores names, `SDKCoreTransportFailureReason`.
+    /// The transport never names `cancelled`: a cancelled call throws `CancellationError`.
+    public typealias Reason = SDKCoreTransportFailureReason
 
     /// Why no HTTP answer arrived.
     public var reason: Reason
@@ -49,15 +22,13 @@ public struct CurlBeaconTransportError: Error, Sendable, Hashable, CustomStringC
     }
 
     init(_ failure: CurlFailure) {
-        self.init(reason: Reason(rawValue: failure.reason.rawValue) ?? .other, curlCode: failure.curlCode)
+        self.init(reason: failure.reason, curlCode: failure.curlCode)
     }
 
     /// A one-line explanation without the URL, e.g. `beacon got no HTTP answer: refused (the server
     /// refused the connection; curl code 7)`.
     public var description: String {
-        let explanation = CurlFailureReason(rawValue: reason.rawValue)?.explanation ?? reason.rawValue
-        let code = curlCode.map { "; curl code \($0)" } ?? ""
-        return "beacon got no HTTP answer: \(reason.rawValue) (\(explanation)\(code))"
+        "beacon got no HTTP answer: \(CurlFailure(reason: reason, curlCode: curlCode).reasonAndExplanation)"
     }
 }
 #endif

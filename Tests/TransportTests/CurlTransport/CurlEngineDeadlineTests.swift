@@ -1,6 +1,7 @@
 #if os(Linux)
 import CurlHTTPEngine
 import Foundation
+import SDKCoreCommon
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 #if os(Linux)
 import CurlHTTPEngine
+import SDKCoreCommon
 import Testing
 
 /// The engine's rules that need no server: how an answer's head is read and bounded, and how libcurl's result
@@ -53,7 +54,7 @@ struct CurlEngineRulesTests {
         var osErrno = 0
         var message = ""
         var headComplete = true
-        var reason: CurlFailureReason
+        var reason: SDKCoreTransportFailureReason
         var testDescription: String { "\(code)/\(osErrno)/\(message) → \(reason)" }
     }
 
