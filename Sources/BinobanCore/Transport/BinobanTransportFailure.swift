@@ -7,7 +7,7 @@
 /// It carries no URL, header or body, so it is safe to log.
 public struct BinobanTransportFailure: Sendable, Hashable, CustomStringConvertible {
     /// Why no HTTP answer arrived: the reasons every transport of both cores names, `SDKCoreTransportFailureReason`
-    /// (``CurlEventTransportError/Reason`` is the same type, so a libcurl reason reaches the reports as it is).
+    /// (`CurlEventTransportError.Reason` is the same type, so a libcurl reason reaches the reports as it is).
     public typealias Reason = SDKCoreTransportFailureReason
 
     /// Why no HTTP answer arrived.
