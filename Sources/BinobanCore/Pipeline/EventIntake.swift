@@ -11,7 +11,7 @@ import Darwin
 /// and counts it, and the pipeline machine decides everything after the drain.
 ///
 /// Once the pipeline runs (and unless before-send stages are installed), callers encode their events themselves
-/// while the loop is behind (``IntakeAdmission/callerEncodes(queued:awaitsRoom:)``, Docs/Decisions/0221),
+/// while the loop is behind (``IntakeAdmission/callerEncodes(queued:lastDrain:awaitsRoom:)``, Docs/Decisions/0221),
 /// outside the lock, against the current ``EncodingSnapshot``, and push the bytes under one short lock, which
 /// takes them only while that snapshot is still the current one; identity changes replace the snapshot under the
 /// same lock, in the same order, so an event keeps the identity of the moment it was accepted. Otherwise callers
@@ -25,6 +25,8 @@ final class EventIntake: Sendable {
         /// Accepted events, oldest first; the first `skipped` of them were dropped to respect the capacity.
         var events: [QueuedEvent] = []
         var skipped = 0
+        /// How many events the last drain took: who encodes asks it (``IntakeAdmission/callerEncodes(queued:lastDrain:awaitsRoom:)``).
+        var lastDrainCount = 0
         let admission: IntakeAdmission
         /// An empty array with capacity, swapped in at the next drain.
         var spare: [QueuedEvent] = []
@@ -163,10 +165,11 @@ final class EventIntake: Sendable {
     /// installed, the pipeline has not started, the loop keeps up (a caller that does not await room, below
     /// ``IntakeAdmission/callerEncodingDepth``: the loop encodes beside it), or the write stage is full (its overflow
     /// is about to drop an event, the new one or the oldest, and one it drops is best never encoded: the loop
-    /// encodes the ones that survive). ``IntakeAdmission/callerEncodes(queued:awaitsRoom:)`` decides.
+    /// encodes the ones that survive). ``IntakeAdmission/callerEncodes(queued:lastDrain:awaitsRoom:)`` decides.
     func encodingSnapshot(awaitsRoom: Bool) -> EncodingSnapshot? {
         state.withLock { state in
-            state.admission.callerEncodes(queued: state.liveCount, awaitsRoom: awaitsRoom) ? state.snapshot : nil
+            state.admission.callerEncodes(
+                queued: state.liveCount, lastDrain: state.lastDrainCount, awaitsRoom: awaitsRoom) ? state.snapshot : nil
         }
     }
 

@@ -94,6 +94,17 @@ struct CallerEncodingTests {
         #expect(drain.events.map { $0.json == nil } == [true, true, true, false])
         // The drain emptied the queue: the loop keeps up again.
         #expect(intake.encodingSnapshot(awaitsRoom: false) == nil)
+        // A drain of the pacing depth (a quarter of the capacity, at least 4 096) says the loop was far behind:
+        // callers encode from the first event after it.
+        let behind = Self.makeIntake(capacity: 100_000, callerEncodingDepth: 50_000)
+        behind.setEncoder(Self.encoder)
+        for _ in 0..<25_000 { behind.accept { Self.event(properties: [:], identity: $0) } }
+        #expect(behind.encodingSnapshot(awaitsRoom: false) == nil)
+        #expect(behind.take().summary.eventCount == 25_000)
+        #expect(behind.encodingSnapshot(awaitsRoom: false) != nil)
+        behind.accept { Self.event(properties: [:], identity: $0) }
+        #expect(behind.take().summary.eventCount == 1)
+        #expect(behind.encodingSnapshot(awaitsRoom: false) == nil)
         // The default depth: a caller of a fresh instance's intake hands its events over structured.
         let defaults = Self.makeIntake(
             capacity: 100_000, callerEncodingDepth: IntakeAdmission.defaultCallerEncodingDepth)
