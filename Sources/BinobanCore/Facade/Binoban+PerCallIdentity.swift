@@ -35,7 +35,7 @@ extension Binoban {
         let intake = runtime.intake
         var accepted: Bool?
         while accepted == nil {
-            guard let snapshot = intake.encodingSnapshot else {
+            guard let snapshot = intake.encodingSnapshot(awaitsRoom: false) else {
                 accepted = intake.accept(event.make)
                 break
             }
@@ -60,7 +60,7 @@ extension Binoban {
         let intake = runtime.intake
         var admission: EventIntake.AwaitedAdmission?
         while admission == nil {
-            guard let snapshot = intake.encodingSnapshot else {
+            guard let snapshot = intake.encodingSnapshot(awaitsRoom: true) else {
                 admission = await intake.acceptWaitingForRoom(awaited: true, event.make)
                 break
             }

@@ -110,7 +110,7 @@ public final class Binoban: Sendable {
         let now = configuration.wallClock.currentMillisecondsSince1970()
         let intake = runtime.intake
         while true {
-            guard let snapshot = intake.encodingSnapshot else {
+            guard let snapshot = intake.encodingSnapshot(awaitsRoom: true) else {
                 return await intake.acceptWaitingForRoom { current in
                     PendingEvent(
                         kind: .track, name: name, payload: properties, messageId: messageId, timestampMillis: now,
@@ -357,8 +357,9 @@ public final class Binoban: Sendable {
         let intake = runtime.intake
         var accepted: Bool?
         while accepted == nil {
-            guard let snapshot = intake.encodingSnapshot else {
-                // Stages installed, or the pipeline not started: the loop encodes the structured event.
+            guard let snapshot = intake.encodingSnapshot(awaitsRoom: false) else {
+                // The loop keeps up (Decision 0221), stages are installed, or the pipeline has not started: the loop
+                // encodes the structured event.
                 accepted = intake.accept { current in
                     PendingEvent(
                         kind: kind, name: name, payload: payload, messageId: messageId, timestampMillis: now,

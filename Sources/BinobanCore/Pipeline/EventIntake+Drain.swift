@@ -32,6 +32,7 @@ extension EventIntake {
             state.skipped = 0
             var summary = PipelineDrain()
             summary.eventCount = drain.buffer.count - drain.firstLive
+            state.lastDrainCount = summary.eventCount
             summary.tickets = state.tickets
             state.tickets = []
             if state.identityDirty {

@@ -10,7 +10,8 @@ import Darwin
 /// taken is ``IntakeAdmission``'s to say (closed, paused, waiting for room, full); the queue performs the verdict
 /// and counts it, and the pipeline machine decides everything after the drain.
 ///
-/// Once the pipeline runs (and unless before-send stages are installed), callers encode their events themselves,
+/// Once the pipeline runs (and unless before-send stages are installed), callers encode their events themselves
+/// while the loop is behind (``IntakeAdmission/callerEncodes(queued:lastDrain:awaitsRoom:)``, Docs/Decisions/0221),
 /// outside the lock, against the current ``EncodingSnapshot``, and push the bytes under one short lock, which
 /// takes them only while that snapshot is still the current one; identity changes replace the snapshot under the
 /// same lock, in the same order, so an event keeps the identity of the moment it was accepted. Otherwise callers
@@ -24,6 +25,8 @@ final class EventIntake: Sendable {
         /// Accepted events, oldest first; the first `skipped` of them were dropped to respect the capacity.
         var events: [QueuedEvent] = []
         var skipped = 0
+        /// How many events the last drain took: who encodes asks it (``IntakeAdmission/callerEncodes(queued:lastDrain:awaitsRoom:)``).
+        var lastDrainCount = 0
         let admission: IntakeAdmission
         /// An empty array with capacity, swapped in at the next drain.
         var spare: [QueuedEvent] = []
@@ -88,17 +91,21 @@ final class EventIntake: Sendable {
     /// Gives up the caller's time slice (``IntakeAdmission/paces(queued:)``); a test counts the calls instead.
     private let yieldProcessor: @Sendable () -> Void
 
-    /// `callerEncodes: false` keeps every event in structured form (the host's before-send stages need it).
+    /// `callerEncodes: false` keeps every event in structured form (the host's before-send stages need it);
+    /// `callerEncodingDepth` is the queue depth from which callers that do not await room encode (a test's
+    /// intake passes 0 to have every caller encode).
     init(
         identity: IdentityState, persistIdentity: Bool, capacity: Int, overflow: Overflow, settings: Settings,
-        callerEncodes: Bool = true, yieldProcessor: @escaping @Sendable () -> Void = EventIntake.yieldThread
+        callerEncodes: Bool = true, callerEncodingDepth: Int = IntakeAdmission.defaultCallerEncodingDepth,
+        yieldProcessor: @escaping @Sendable () -> Void = EventIntake.yieldThread
     ) {
         self.yieldProcessor = yieldProcessor
         state = LockedValue(
             State(
                 identity: identity,
                 identityDirty: persistIdentity,
-                admission: IntakeAdmission(capacity: capacity, overflow: overflow),
+                admission: IntakeAdmission(
+                    capacity: capacity, overflow: overflow, callerEncodingDepth: callerEncodingDepth),
                 settings: settings,
                 callerEncodes: callerEncodes
             )
@@ -155,10 +162,15 @@ final class EventIntake: Sendable {
     static let awaitingCallerDepth = 1_024
 
     /// What a caller encodes its event against; `nil` while events are handed over structured: stages are
-    /// installed, the pipeline has not started, or the write stage is full (its overflow is about to drop an event,
-    /// the new one or the oldest, and one it drops is best never encoded: the loop encodes the ones that survive).
-    var encodingSnapshot: EncodingSnapshot? {
-        state.withLock { $0.liveCount < $0.admission.capacity ? $0.snapshot : nil }
+    /// installed, the pipeline has not started, the loop keeps up (a caller that does not await room, below
+    /// ``IntakeAdmission/callerEncodingDepth``: the loop encodes beside it), or the write stage is full (its overflow
+    /// is about to drop an event, the new one or the oldest, and one it drops is best never encoded: the loop
+    /// encodes the ones that survive). ``IntakeAdmission/callerEncodes(queued:lastDrain:awaitsRoom:)`` decides.
+    func encodingSnapshot(awaitsRoom: Bool) -> EncodingSnapshot? {
+        state.withLock { state in
+            state.admission.callerEncodes(
+                queued: state.liveCount, lastDrain: state.lastDrainCount, awaitsRoom: awaitsRoom) ? state.snapshot : nil
+        }
     }
 
     /// Enqueues an event its caller encoded against `snapshot` (`nil`: the event carries nothing of the

@@ -18,10 +18,13 @@ struct CallerEncodingTests {
             deviceToken: identity.deviceToken)
     }
 
-    static func makeIntake(capacity: Int = 100, callerEncodes: Bool = true) -> EventIntake {
+    /// Every caller encodes (`callerEncodingDepth` 0) unless a test gives a depth.
+    static func makeIntake(capacity: Int = 100, callerEncodes: Bool = true, callerEncodingDepth: Int = 0) -> EventIntake
+    {
         EventIntake(
             identity: identity, persistIdentity: false, capacity: capacity, overflow: .dropOldest,
-            settings: .init(enabled: true, flushAt: 20, flushInterval: .seconds(30)), callerEncodes: callerEncodes)
+            settings: .init(enabled: true, flushAt: 20, flushInterval: .seconds(30)), callerEncodes: callerEncodes,
+            callerEncodingDepth: callerEncodingDepth)
     }
 
     /// What a caller does: encode against the current snapshot, hand over, encode again if the identity changed.
@@ -60,12 +63,54 @@ struct CallerEncodingTests {
     @Test("Until the pipeline gives its encoder, and always while stages are installed, events stay structured")
     func structuredUntilEncoder() {
         let intake = Self.makeIntake()
-        #expect(intake.encodingSnapshot == nil)
+        #expect(intake.encodingSnapshot(awaitsRoom: false) == nil)
         intake.setEncoder(Self.encoder)
-        #expect(intake.encodingSnapshot?.identity == Self.identity)
+        #expect(intake.encodingSnapshot(awaitsRoom: false)?.identity == Self.identity)
         let staged = Self.makeIntake(callerEncodes: false)
         staged.setEncoder(Self.encoder)
-        #expect(staged.encodingSnapshot == nil)
+        #expect(staged.encodingSnapshot(awaitsRoom: false) == nil)
+    }
+
+    @Test("While the loop keeps up a caller hands its event over structured; from the encoding depth on it encodes")
+    func callerEncodesOnceTheLoopIsBehind() throws {
+        let intake = Self.makeIntake(capacity: 10, callerEncodingDepth: 3)
+        intake.setEncoder(Self.encoder)
+        // Below the depth: no snapshot for a caller that does not await room (the loop encodes), one for a caller
+        // that awaits room.
+        for name in ["a", "b", "c"] {
+            #expect(intake.encodingSnapshot(awaitsRoom: false) == nil)
+            #expect(intake.encodingSnapshot(awaitsRoom: true) != nil)
+            #expect(
+                intake.accept { identity in
+                    var event = Self.event(properties: ["k": "v"], identity: identity)
+                    event.name = name
+                    return event
+                })
+        }
+        // Three queued: the loop is behind, the next caller encodes.
+        let snapshot = try #require(intake.encodingSnapshot(awaitsRoom: false))
+        #expect(intake.accept(Self.encoded("d", against: snapshot), against: snapshot) == true)
+        let drain = intake.take()
+        #expect(drain.events.map { $0.json == nil } == [true, true, true, false])
+        // The drain emptied the queue: the loop keeps up again.
+        #expect(intake.encodingSnapshot(awaitsRoom: false) == nil)
+        // A drain of the pacing depth (a quarter of the capacity, at least 4 096) says the loop was far behind:
+        // callers encode from the first event after it.
+        let behind = Self.makeIntake(capacity: 100_000, callerEncodingDepth: 50_000)
+        behind.setEncoder(Self.encoder)
+        for _ in 0..<25_000 { behind.accept { Self.event(properties: [:], identity: $0) } }
+        #expect(behind.encodingSnapshot(awaitsRoom: false) == nil)
+        #expect(behind.take().summary.eventCount == 25_000)
+        #expect(behind.encodingSnapshot(awaitsRoom: false) != nil)
+        behind.accept { Self.event(properties: [:], identity: $0) }
+        #expect(behind.take().summary.eventCount == 1)
+        #expect(behind.encodingSnapshot(awaitsRoom: false) == nil)
+        // The default depth: a caller of a fresh instance's intake hands its events over structured.
+        let defaults = Self.makeIntake(
+            capacity: 100_000, callerEncodingDepth: IntakeAdmission.defaultCallerEncodingDepth)
+        defaults.setEncoder(Self.encoder)
+        #expect(defaults.encodingSnapshot(awaitsRoom: false) == nil)
+        #expect(defaults.encodingSnapshot(awaitsRoom: true) != nil)
     }
 
     @Test("A full write stage takes structured events: one its overflow drops is never encoded")
@@ -73,28 +118,28 @@ struct CallerEncodingTests {
         let intake = Self.makeIntake(capacity: 2)
         intake.setEncoder(Self.encoder)
         for name in ["a", "b"] {
-            guard let snapshot = intake.encodingSnapshot else {
+            guard let snapshot = intake.encodingSnapshot(awaitsRoom: false) else {
                 Issue.record("callers encode below the capacity")
                 return
             }
             #expect(intake.accept(Self.encoded(name, against: snapshot), against: snapshot) == true)
         }
-        #expect(intake.encodingSnapshot == nil)
+        #expect(intake.encodingSnapshot(awaitsRoom: false) == nil)
         _ = intake.take()
-        #expect(intake.encodingSnapshot != nil)
+        #expect(intake.encodingSnapshot(awaitsRoom: false) != nil)
     }
 
     @Test("An identity change racing a caller's encode: the stale event is not taken nor counted, and encoded again")
     func identityChangeRacesEncode() throws {
         let intake = Self.makeIntake()
         intake.setEncoder(Self.encoder)
-        let before = try #require(intake.encodingSnapshot)
+        let before = try #require(intake.encodingSnapshot(awaitsRoom: false))
         #expect(intake.accept(Self.encoded("a", against: before), against: before) == true)
         // The caller took the snapshot and encoded; the identity changes before it hands the event over.
         let stale = Self.encoded("b", against: before)
         intake.changeIdentity({ $0.userId = "u2" }, thenEmit: nil)
         #expect(intake.accept(stale, against: before) == nil)
-        let after = try #require(intake.encodingSnapshot)
+        let after = try #require(intake.encodingSnapshot(awaitsRoom: false))
         #expect(after !== before)
         #expect(intake.accept(Self.encoded("b", against: after), against: after) == true)
         // An event that carries nothing of the instance's identity (a server call with its own) is taken as it is.
@@ -110,7 +155,7 @@ struct CallerEncodingTests {
     func identifyEncodedWithNewIdentity() throws {
         let intake = Self.makeIntake()
         intake.setEncoder(Self.encoder)
-        let first = try #require(intake.encodingSnapshot)
+        let first = try #require(intake.encodingSnapshot(awaitsRoom: false))
         #expect(intake.accept(Self.encoded("a", against: first), against: first) == true)
         intake.changeIdentity({ $0.userId = "u9" }) { identity in
             PendingEvent(
@@ -118,7 +163,7 @@ struct CallerEncodingTests {
                 timestampMillis: 0, anonymousId: identity.anonymousId, userId: identity.userId,
                 deviceToken: identity.deviceToken)
         }
-        let second = try #require(intake.encodingSnapshot)
+        let second = try #require(intake.encodingSnapshot(awaitsRoom: false))
         #expect(intake.accept(Self.encoded("b", against: second), against: second) == true)
         let events = try intake.take().events.map(Self.decoded)
         #expect(events.map(\.type) == ["track", "identify", "track"])
@@ -129,10 +174,10 @@ struct CallerEncodingTests {
     func awaitingStaleSnapshot() async throws {
         let intake = Self.makeIntake()
         intake.setEncoder(Self.encoder)
-        let before = try #require(intake.encodingSnapshot)
+        let before = try #require(intake.encodingSnapshot(awaitsRoom: true))
         intake.changeIdentity({ $0.anonymousId = "new" }, thenEmit: nil)
         #expect(await intake.acceptWaitingForRoom(Self.encoded("a", against: before), against: before) == nil)
-        let after = try #require(intake.encodingSnapshot)
+        let after = try #require(intake.encodingSnapshot(awaitsRoom: true))
         #expect(await intake.acceptWaitingForRoom(Self.encoded("a", against: after), against: after) == .accepted)
         let drain = intake.take()
         #expect(drain.summary.acceptedEvents == 1)

@@ -61,4 +61,32 @@ struct IntakeAdmissionTests {
         #expect(small.pacingDepth == IntakeAdmission.minimumPacingDepth)
         #expect(!small.paces(queued: 1_000))
     }
+
+    @Test(
+        "Who encodes: a caller from the encoding depth or a drain of the pacing depth on, an awaiting caller always, nobody at capacity"
+    )
+    func callerEncodingRule() {
+        let admission = IntakeAdmission(capacity: 100_000, overflow: .dropOldest)
+        #expect(admission.callerEncodingDepth == IntakeAdmission.defaultCallerEncodingDepth)
+        #expect(admission.callerEncodingDepth == 4_096)
+        #expect(!admission.callerEncodes(queued: 0, lastDrain: 0, awaitsRoom: false))
+        #expect(!admission.callerEncodes(queued: 4_095, lastDrain: 0, awaitsRoom: false))
+        #expect(admission.callerEncodes(queued: 4_096, lastDrain: 0, awaitsRoom: false))
+        #expect(admission.callerEncodes(queued: 99_999, lastDrain: 0, awaitsRoom: false))
+        #expect(admission.callerEncodes(queued: 0, lastDrain: 0, awaitsRoom: true))
+        // After a drain of a quarter of the capacity the loop was far behind: callers encode from an empty queue on.
+        #expect(!admission.callerEncodes(queued: 0, lastDrain: 24_999, awaitsRoom: false))
+        #expect(admission.callerEncodes(queued: 0, lastDrain: 25_000, awaitsRoom: false))
+        // At capacity the overflow drops an event: the loop encodes the ones that survive.
+        #expect(!admission.callerEncodes(queued: 100_000, lastDrain: 0, awaitsRoom: false))
+        #expect(!admission.callerEncodes(queued: 100_000, lastDrain: 0, awaitsRoom: true))
+        // A write stage smaller than the depth: only awaiting callers encode.
+        let small = IntakeAdmission(capacity: 1_000, overflow: .dropNewest)
+        #expect(!small.callerEncodes(queued: 999, lastDrain: 0, awaitsRoom: false))
+        #expect(small.callerEncodes(queued: 999, lastDrain: 0, awaitsRoom: true))
+        // A depth of zero: every caller encodes below the capacity.
+        let everyCaller = IntakeAdmission(capacity: 10, overflow: .dropNewest, callerEncodingDepth: 0)
+        #expect(everyCaller.callerEncodes(queued: 0, lastDrain: 0, awaitsRoom: false))
+        #expect(!everyCaller.callerEncodes(queued: 10, lastDrain: 0, awaitsRoom: false))
+    }
 }
