@@ -153,6 +153,14 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         request(urgent: false)
     }
 
+    /// Forgets the signals of work that came since the last park, while the loop is not parked: the loop is about
+    /// to take the work they announced (``LoopInbox/intakeWillBeDrained()``). A ``wake()`` is kept.
+    func withdrawSignals() {
+        pthread_mutex_lock(mutex)
+        if state.wakeRequested, !state.wakeIsUrgent, !state.parked { state.wakeRequested = false }
+        pthread_mutex_unlock(mutex)
+    }
+
     private func request(urgent: Bool) {
         pthread_mutex_lock(mutex)
         state.wakeRequested = true
