@@ -282,6 +282,10 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         if signal { pthread_cond_broadcast(condition) }
     }
 
+    /// The name the thread gives itself where it can (Linux): what `top -H`, `perf` and `/proc/<pid>/task/*/comm`
+    /// show for it.
+    static let threadName = "binoban-loop"
+
     /// How often the thread has woken from its wait so far (for the tests that an idle loop sleeps).
     var wakeUps: Int {
         pthread_mutex_lock(mutex)
@@ -292,6 +296,10 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
     // MARK: The thread
 
     private func runJobs() {
+        #if canImport(CLoopTimer)
+        // Otherwise the thread keeps the name of the one that started it (often a pool thread's).
+        cloop_name_thread(Self.threadName)
+        #endif
         let executor = asUnownedSerialExecutor()
         pthread_mutex_lock(mutex)
         while true {
