@@ -3,6 +3,7 @@
 
 #if defined(__linux__)
 #include <poll.h>
+#include <pthread.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,6 +40,8 @@ int cloop_timer_wait(int timer, int64_t timeout_nanoseconds) {
 
 void cloop_timer_close(int timer) { close(timer); }
 
+void cloop_name_thread(const char *name) { (void)pthread_setname_np(pthread_self(), name); }
+
 #else
 
 int cloop_timer_create(void) { return -1; }
@@ -46,5 +49,6 @@ int cloop_timer_arm(int timer, int64_t nanoseconds) { (void)timer; (void)nanosec
 int cloop_timer_disarm(int timer) { (void)timer; return -1; }
 int cloop_timer_wait(int timer, int64_t timeout_nanoseconds) { (void)timer; (void)timeout_nanoseconds; return 0; }
 void cloop_timer_close(int timer) { (void)timer; }
+void cloop_name_thread(const char *name) { (void)name; }
 
 #endif

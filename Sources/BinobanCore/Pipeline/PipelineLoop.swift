@@ -168,6 +168,8 @@ actor PipelineLoop: PipelineControl {
     private func park() {
         publish()
         deadline = finished ? nil : machine.nextDeadline
+        // An upload's answer that only its batch's deletion waits for is taken with the next events (Decision 0223).
+        inbox.letAnswersWait(!finished && machine.answersMayWait)
         let waitedFor = control.withLock { control -> Bool in
             control.deadline = deadline
             return !control.waiters.quiet.isEmpty
@@ -236,6 +238,7 @@ actor PipelineLoop: PipelineControl {
     private func perform(_ action: PipelineAction, into inputs: inout [Input]) async {
         switch action {
         case .takeDrain:
+            inbox.intakeWillBeDrained()
             if let drain = buffer?.take() {
                 gathering.drained(events: drain.eventCount)
                 inputs.append(.drained(drain))

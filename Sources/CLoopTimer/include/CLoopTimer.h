@@ -25,4 +25,8 @@ int cloop_timer_wait(int timer, int64_t timeout_nanoseconds);
 /// Closes the timer.
 void cloop_timer_close(int timer);
 
+/// Names the calling thread (the pipeline loop's), so that profilers and per-thread figures can tell it from the
+/// thread that started it, whose name it would otherwise keep. At most 15 bytes are kept.
+void cloop_name_thread(const char *name);
+
 #endif

@@ -157,6 +157,18 @@ struct PipelineLoopTests {
         thread.stop()
     }
 
+    @Test("On Linux the loop's thread has a name of its own")
+    func loopThreadIsNamed() async throws {
+        #if os(Linux)
+        let onLoop = OnLoopThread()
+        #expect(await onLoop.call() == 1)
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
+        let names = tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+        #expect(names.contains { $0.trimmingCharacters(in: .newlines) == LoopThread.threadName })
+        await onLoop.stop()
+        #endif
+    }
+
     @Test("Jobs sent to a stopped loop thread still run, in order")
     func stoppedThreadRunsJobs() async {
         let onLoop = OnLoopThread()

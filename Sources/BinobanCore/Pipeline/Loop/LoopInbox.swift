@@ -1,13 +1,17 @@
 /// What reaches the pipeline loop from outside it, between two of its turns: upload answers, a shutdown's stop,
 /// a purge request, and the intake's signal that work is waiting. Posting adds under one short lock and tells the
-/// loop's thread; the loop takes everything at the start of a turn, and in the middle of one when a stop came. The intake's signal waits for the loop's window
-/// (``LoopThread/signalWork()``); posts (upload answers, a stop, a purge) end any park (``LoopThread/wake()``).
+/// loop's thread; the loop takes everything at the start of a turn, and in the middle of one when a stop came. The
+/// intake's signal waits for the loop's window (``LoopThread/signalWork()``); posts (upload answers, a stop, a
+/// purge) end any park (``LoopThread/wake()``), but for an upload's answer that the loop, as it parked, said may
+/// wait (``letAnswersWait(_:)``, Docs/Decisions/0223): it waits for the window like the intake's signal.
 final class LoopInbox<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     private struct Pending {
         var inputs: [PipelineInput<Instant>] = []
         var intakeSignalled = false
         /// A stop is among `inputs`.
         var holdsStop = false
+        /// Upload answers need not end the loop's park at once (set as the loop parks).
+        var answersMayWait = false
     }
 
     private let pending = LockedValue(Pending())
@@ -17,15 +21,31 @@ final class LoopInbox<Instant: InstantProtocol>: Sendable where Instant.Duration
         self.thread = thread
     }
 
-    /// Adds an input for the loop's next turn and wakes it at once. Upload answers do not wait for a window: a
-    /// backlog drains one round of requests per answer, and a 5 ms wait per round made a 100 000-event burst reach
-    /// a separate-process ingest about 1.5 times later (Decision 0230).
+    /// Adds an input for the loop's next turn and wakes it at once. Upload answers do not wait for a window while
+    /// anything waits on them: a backlog drains one round of requests per answer, and a 5 ms wait per round made a
+    /// 100 000-event burst reach a separate-process ingest about 1.5 times later (Decision 0230). When nothing
+    /// does (``letAnswersWait(_:)``), an answer is taken with the next group of events, or one window after it came
+    /// (Decision 0223): a wake-up per upload saved.
     func post(_ input: PipelineInput<Instant>) {
-        pending.withLock { pending in
+        let waits = pending.withLock { pending -> Bool in
             pending.inputs.append(input)
-            if case .stop = input { pending.holdsStop = true }
+            switch input {
+            case .stop:
+                pending.holdsStop = true
+                return false
+            case .answered, .noAnswer:
+                return pending.answersMayWait
+            default:
+                return false
+            }
         }
-        thread.wake()
+        if waits { thread.signalWork() } else { thread.wake() }
+    }
+
+    /// Says whether an upload's answer posted from now on may wait for the loop's window instead of ending its park
+    /// at once (the loop says it as it parks, from ``PipelineMachine/answersMayWait``; Decision 0223).
+    func letAnswersWait(_ mayWait: Bool) {
+        pending.withLock { $0.answersMayWait = mayWait }
     }
 
     /// Whether a stop was posted and not taken yet: the loop takes it before its turn's next input (Decision 0235).
@@ -36,6 +56,15 @@ final class LoopInbox<Instant: InstantProtocol>: Sendable where Instant.Duration
     func intakeHasWork() {
         pending.withLock { $0.intakeSignalled = true }
         thread.signalWork()
+    }
+
+    /// The loop is about to take everything the intake holds (its drain): a signal the intake gave for that work
+    /// while the turn ran must not end the next park, or the loop wakes a window later to find nothing (about one
+    /// turn in sixteen at 200 events/s). Called before the intake is drained: work queued after the drain signals
+    /// again, so no signal of work not taken is lost. A wake (``LoopThread/wake()``) stays, and so do posted inputs.
+    func intakeWillBeDrained() {
+        thread.withdrawSignals()
+        pending.withLock { $0.intakeSignalled = false }
     }
 
     /// Whether anything waits for the loop's next turn.
@@ -57,7 +86,10 @@ final class LoopInbox<Instant: InstantProtocol>: Sendable where Instant.Duration
     }
 
     /// Takes like ``take()``, adding to `taken` (the loop's buffer, kept from turn to turn: no array per take).
+    /// The thread's signals of work made so far are withdrawn first: what they announced is taken now (an answer
+    /// that may wait, the intake's signal), and a stale one would end the next park a window later for nothing.
     func take(into taken: inout [PipelineInput<Instant>]) {
+        thread.withdrawSignals()
         pending.withLock { pending in
             guard pending.intakeSignalled || !pending.inputs.isEmpty else { return }
             if pending.intakeSignalled { taken.append(.intakeHasWork) }

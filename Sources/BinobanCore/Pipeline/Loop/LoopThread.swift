@@ -153,6 +153,14 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         request(urgent: false)
     }
 
+    /// Forgets the signals of work that came since the last park, while the loop is not parked: the loop is about
+    /// to take the work they announced (``LoopInbox/intakeWillBeDrained()``). A ``wake()`` is kept.
+    func withdrawSignals() {
+        pthread_mutex_lock(mutex)
+        if state.wakeRequested, !state.wakeIsUrgent, !state.parked { state.wakeRequested = false }
+        pthread_mutex_unlock(mutex)
+    }
+
     private func request(urgent: Bool) {
         pthread_mutex_lock(mutex)
         state.wakeRequested = true
@@ -274,6 +282,10 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         if signal { pthread_cond_broadcast(condition) }
     }
 
+    /// The name the thread gives itself where it can (Linux): what `top -H`, `perf` and `/proc/<pid>/task/*/comm`
+    /// show for it.
+    static let threadName = "binoban-loop"
+
     /// How often the thread has woken from its wait so far (for the tests that an idle loop sleeps).
     var wakeUps: Int {
         pthread_mutex_lock(mutex)
@@ -284,6 +296,10 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
     // MARK: The thread
 
     private func runJobs() {
+        #if canImport(CLoopTimer)
+        // Otherwise the thread keeps the name of the one that started it (often a pool thread's).
+        cloop_name_thread(Self.threadName)
+        #endif
         let executor = asUnownedSerialExecutor()
         pthread_mutex_lock(mutex)
         while true {
