@@ -110,8 +110,11 @@ struct SpareBatchFileTests {
 
             // The spare changed behind the storage's back (written to): a new file is made instead, and the spare deleted.
             let spare = directory.appending(path: SpareBatchFile.fileName(sequence: 3, namespace: "src"))
-            let spareInode = try Self.inode(spare)
             try Data(#"{"i":99,"p":""}"#.utf8).write(to: spare)
+            // A second name keeps the changed spare's inode allocated, so a new file cannot be given its number again
+            // once the storage deletes the spare.
+            try FileManager.default.linkItem(at: spare, to: directory.appending(path: "changed-spare"))
+            let spareInode = try Self.inode(spare)
             _ = try await storage.append(TestEvents.events(4..<6))
             try await storage.closeOpenBatch()
             #expect(try await TestEvents.storedIndices(storage) == [4, 5])
