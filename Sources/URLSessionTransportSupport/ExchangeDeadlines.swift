@@ -69,6 +69,8 @@ final class ExchangeDeadlines: Sendable {
 
     /// Sets the timer for `uptimeNanoseconds`, once, without leeway. Called with `state`'s lock held.
     private func set(_ uptimeNanoseconds: UInt64) {
-        timer.withLock { $0.schedule(deadline: DispatchTime(uptimeNanoseconds: uptimeNanoseconds), leeway: .never) }
+        // A leeway of `.never` would be the longest, not none: Dispatch may then fire the timer arbitrarily late.
+        let deadline = DispatchTime(uptimeNanoseconds: uptimeNanoseconds)
+        timer.withLock { $0.schedule(deadline: deadline, leeway: .nanoseconds(0)) }
     }
 }
