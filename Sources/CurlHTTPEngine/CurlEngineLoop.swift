@@ -19,6 +19,8 @@ final class CurlEngineLoop {
     private let inbox: LockedValue<CurlEngineInbox>
     private var transfers: [OpaquePointer: CurlTransfer] = [:]
     private var spares: [OpaquePointer] = []
+    /// The header list of the last request started, for the next request that sends the same headers.
+    private var lastHeaderList: CurlHeaderList?
     /// The connection cache's size last given to libcurl (`CURLMOPT_MAXCONNECTS`).
     private var cacheLimit = 0
     /// Idle connections the cache keeps beyond those in use. libcurl closes the oldest idle connection when a new
@@ -70,7 +72,7 @@ final class CurlEngineLoop {
             return
         }
         let transfer = CurlTransfer(id: id, easy: easy)
-        if let failure = transfer.configure(request) {
+        if let failure = transfer.configure(request, headers: headerList(for: request.headers)) {
             recycle(easy)
             resume(id: id, with: .failure(failure))
             return
@@ -81,6 +83,15 @@ final class CurlEngineLoop {
             return
         }
         transfers[easy] = transfer
+    }
+
+    /// The last list when `headers` are the same, else a new one (kept for the next request); `nil` when they
+    /// cannot be sent.
+    private func headerList(for headers: [String: String]) -> CurlHeaderList? {
+        if let last = lastHeaderList, last.headers == headers { return last }
+        guard let list = CurlHeaderList(headers) else { return nil }
+        lastHeaderList = list
+        return list
     }
 
     private func finish(easy: OpaquePointer, code: Int32) {

@@ -29,7 +29,8 @@ final class CurlTransfer {
     private(set) var bodyByteCount = 0
     /// Whether the transfer was stopped because the body passed ``bodyLimit``.
     private(set) var bodyCapped = false
-    private var headerList: OpaquePointer?
+    /// Held until the transfer ends: libcurl reads it until then.
+    private var headerList: CurlHeaderList?
     /// libcurl's message buffer (`CURLOPT_ERRORBUFFER`): read only to recognise a plain-text answer to a TLS
     /// handshake, never shown (it may name the host).
     private let messageBuffer: UnsafeMutablePointer<CChar>
@@ -42,12 +43,12 @@ final class CurlTransfer {
     }
 
     deinit {
-        if let headerList { ccurl_slist_free_all(headerList) }
         messageBuffer.deallocate()
     }
 
-    /// Sets every option of `request` on the easy handle. `nil` when libcurl accepted them all.
-    func configure(_ request: CurlRequest) -> CurlFailure? {
+    /// Sets every option of `request` on the easy handle, with `headers` built from its headers (`nil`: they
+    /// could not be sent). `nil` when libcurl accepted them all.
+    func configure(_ request: CurlRequest, headers: CurlHeaderList?) -> CurlFailure? {
         var refused = false
         func set(_ option: Int32, _ value: Int) {
             refused = refused || ccurl_easy_setopt_long(easy, option, value) != 0
@@ -56,11 +57,7 @@ final class CurlTransfer {
             let code = string.withOptionalCString { ccurl_easy_setopt_pointer(easy, option, $0) }
             refused = refused || code != 0
         }
-        for (name, value) in request.headers {
-            guard Self.isSafeHeader(name), Self.isSafeHeader(value), !name.isEmpty else {
-                return CurlFailure(reason: .invalidRequest, curlCode: nil)
-            }
-        }
+        guard let headers else { return CurlFailure(reason: .invalidRequest, curlCode: nil) }
         ended = request.ended
         let context = Unmanaged.passUnretained(self).toOpaque()
         set(CCURL_OPT_NOSIGNAL, 1)
@@ -87,19 +84,9 @@ final class CurlTransfer {
         refused = refused || ccurl_easy_setopt_callback(easy, CCURL_OPT_WRITEFUNCTION, bodyCallback) != 0
         refused = refused || ccurl_easy_setopt_pointer(easy, CCURL_OPT_WRITEDATA, context) != 0
 
-        // Exactly the core's headers. An empty value removes a header libcurl would add on its own (`Accept`,
-        // `Expect: 100-continue`, a form `Content-Type`); `Name;` sends a header whose value is empty.
-        var list: OpaquePointer?
-        var given = Set<String>()
-        for (name, value) in request.headers {
-            given.insert(name.lowercased())
-            list = ccurl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
-        }
-        for name in ["Accept", "Expect", "Content-Type"] where !given.contains(name.lowercased()) {
-            list = ccurl_slist_append(list, "\(name):")
-        }
-        headerList = list
-        refused = refused || ccurl_easy_setopt_pointer(easy, CCURL_OPT_HTTPHEADER, UnsafeRawPointer(list)) != 0
+        headerList = headers
+        refused =
+            refused || ccurl_easy_setopt_pointer(easy, CCURL_OPT_HTTPHEADER, UnsafeRawPointer(headers.pointer)) != 0
 
         let method = request.method.uppercased()
         if method == "HEAD" {
@@ -153,10 +140,6 @@ final class CurlTransfer {
             return false
         }
         return true
-    }
-
-    private static func isSafeHeader(_ text: String) -> Bool {
-        !text.utf8.contains { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0 }
     }
 
     private static func environmentBundle() -> String? {

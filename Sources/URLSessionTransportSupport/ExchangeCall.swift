@@ -19,15 +19,6 @@ final class ExchangeCall: Sendable {
     private let machine = LockedValue(Machine())
     /// The task of each attempt that has started.
     private let tasks = LockedValue([Int: URLSessionDataTask]())
-    /// The deadline's timer, cancelled when the caller is resumed (`DispatchWorkItem` is not `Sendable`, so it
-    /// lives under a lock).
-    private let deadline = LockedValue<DispatchWorkItem?>(nil)
-
-    /// The queue the deadlines fire on: a serial queue of its own, which Dispatch serves with a thread even
-    /// when every thread of the global queues is blocked (a host's, or a test's, blocking work there held a
-    /// 2 s deadline for over a minute).
-    private static let deadlines = DispatchQueue(label: "sdk-core.urlsession-exchange.deadlines")
-
     /// Creates the call of `request` on `session`, whose delegate is `delegate`; `timeout` seconds after the
     /// caller starts waiting, the call fails with `timedOut` whatever its tasks are doing.
     init(session: URLSession, request: URLRequest, delegate: ExchangeDelegate, timeout: TimeInterval) {
@@ -39,13 +30,11 @@ final class ExchangeCall: Sendable {
 
     /// Sends the request and waits for its answer.
     func answer() async throws -> URLSessionExchange.Answer {
-        // The timer holds the call weakly and is cancelled when the caller is resumed: a finished request is
-        // released at once, not when its timer would have fired.
-        let timer = DispatchWorkItem { [weak self] in self?.handle(.deadlinePassed) }
-        deadline.withLock { $0 = timer }
-        Self.deadlines.asyncAfter(deadline: .now() + timeout, execute: timer)
+        // The deadline is forgotten when the caller is resumed: a finished request is released at once, not when
+        // its deadline would have come.
+        let deadline = ExchangeDeadlines.shared.add(self, after: timeout)
         defer {
-            deadline.withLock { $0?.cancel() }
+            ExchangeDeadlines.shared.remove(deadline)
             delegate.unregister(tasks.withLock { Array($0.values) })
         }
         return try await withTaskCancellationHandler {

@@ -18,7 +18,10 @@ WHAT IT RUNS
   Scenarios: tls-200, tls-2000, http-200, http-2000, tls-burst, http-burst; "-d<ms>" overrides the answer delay
   (tls-2000-d100), "+python-writes" makes the ingest answer as http.server does by default (headers and body
   in two writes with Nagle on: a delayed-ACK stall per answer on a reused connection), "+busy" (last) runs a
-  second process burning one core during that scenario (http-burst+python-writes+busy).
+  second process burning one core during that scenario (http-burst+python-writes+busy), "+idle" (last) makes
+  each client tick at the scenario's rate for as long but track nothing (tls-200+idle): its CPU is the client's
+  start-up, calling loop and idle instance; run beside the scenario itself, the table subtracts it.
+  SDK Core's line also gives the CPU of its libcurl engine thread (`sdkcore-curl`) per request.
 
 TRUST (TLS)
   The run makes a throwaway CA and a server certificate for 127.0.0.1 (openssl CLI) in the scratch directory,
@@ -184,6 +187,10 @@ class Scenario:
     def __init__(self, token, arguments):
         self.name = token
         text = token
+        self.idle = text.endswith("+idle")
+        if self.idle:
+            text = text[: -len("+idle")]
+        self.base = text
         self.busy = text.endswith("+busy")
         if self.busy:
             text = text[: -len("+busy")]
@@ -202,13 +209,15 @@ class Scenario:
         self.rate = 0 if self.burst else int(workload)
         self.seconds = arguments.seconds
         self.events = arguments.burst_events if self.burst else self.rate * int(arguments.seconds)
+        if self.idle and self.burst:
+            raise SystemExit("+idle needs a steady-rate scenario (tls-200+idle), not a burst")
 
     def describe(self):
         what = "%d-event burst" % self.events if self.burst else "%d events/s for %d s" % (self.rate, self.seconds)
         return "%s, %s, answers after %g ms%s" % (
             "TLS" if self.tls else "plain HTTP", what, self.delay_ms, ", a second process burning one core" if
             self.busy else "") + (", the ingest answering in http.server's default two writes (Nagle on)" if
-            self.python_writes else "")
+            self.python_writes else "") + (", ticking without tracking (start-up and calling loop)" if self.idle else "")
 
 
 def run_one(scenario, client, arguments, files, scratch):
@@ -252,6 +261,8 @@ def run_one(scenario, client, arguments, files, scratch):
         })
         if client.get("transport"):
             environment["BENCH_TRANSPORT"] = client["transport"]
+        if scenario.idle:
+            environment["REAL_INGEST_IDLE"] = "1"
         command = [client["binary"]]
         if scenario.tls:
             # The bundle over the system bundle's path, in this process's private mount namespace only.
@@ -271,6 +282,8 @@ def run_one(scenario, client, arguments, files, scratch):
         ]
         if scenario.burst:
             command += ["--queue", str(arguments.python_queue)]
+        if scenario.idle:
+            command.append("--idle")
     load_before = load_average()
     output_path = os.path.join(run_directory, "client.out")
     with open(output_path, "w") as output:
@@ -332,6 +345,13 @@ def figures_for(result, report, tls):
         "requests": report["requests"],
         "connections": report["connections"],
         "handshakes": report["tls_handshakes"],
+        "cpu_ms": result["cpu_seconds"] * 1000.0,
+        "engine_ms": None if result.get("engine_thread_cpu_seconds") is None else
+        result["engine_thread_cpu_seconds"] * 1000.0,
+        "engine_us_per_request": None if result.get("engine_thread_cpu_seconds") is None or not report["requests"]
+        else result["engine_thread_cpu_seconds"] * 1e6 / report["requests"],
+        "before_run_ms": None if result.get("cpu_before_run_seconds") is None else
+        result["cpu_before_run_seconds"] * 1000.0,
     }
 
 
@@ -358,6 +378,12 @@ def describe_record(record):
     text += "; %d bodies never arrived" % figures["incomplete_bodies"]
     if figures.get("client_dropped"):
         text += "; the client dropped %d (its own count)" % figures["client_dropped"]
+    if figures.get("engine_ms") is not None:
+        text += "; engine thread %.1f ms" % figures["engine_ms"]
+        if figures.get("engine_us_per_request") is not None:
+            text += " (%.0f us per request)" % figures["engine_us_per_request"]
+    if figures.get("before_run_ms") is not None:
+        text += "; %.0f ms before the run (process start)" % figures["before_run_ms"]
     extra = record["client_result"].get("statistics")
     if extra:
         text += "; client: " + extra
@@ -381,6 +407,9 @@ def percent(value):
 def table(records, scenarios, clients):
     rows = [
         ("client CPU per 1 000 delivered", "cpu_ms_per_1000", lambda v: "%.0f ms" % v),
+        ("client CPU in all", "cpu_ms", lambda v: "%.0f ms" % v),
+        ("of it, the libcurl engine thread", "engine_ms", lambda v: "%.1f ms" % v),
+        ("libcurl engine thread per request", "engine_us_per_request", lambda v: "%.0f us" % v),
         ("latency track -> ingest p50", "p50_ms", milliseconds),
         ("latency track -> ingest p99", "p99_ms", milliseconds),
         ("requests per 1 000 events", "requests_per_1000", lambda v: "%.1f" % v),
@@ -419,6 +448,24 @@ def table(records, scenarios, clients):
                     cell += " [%s-%s]" % (render(min(values)), render(max(values)))
                 cells.append("%s (load %.1f-%.1f)" % (cell, min(loads), max(loads)))
             lines.append("| %s | %s |" % (title, " | ".join(cells)))
+        idle_name = scenario.name + "+idle"
+        if not scenario.idle and any(r["scenario"] == idle_name for r in records):
+            cells = []
+            for client in clients:
+                def median_of(name, key):
+                    values = [
+                        r["figures"][key] for r in records
+                        if r["scenario"] == name and r["client"] == client["label"] and "figures" in r
+                    ]
+                    return statistics.median(values) if values else None
+                busy, idle, delivered = (median_of(scenario.name, "cpu_ms"), median_of(idle_name, "cpu_ms"),
+                                         median_of(scenario.name, "delivered"))
+                if busy is None or idle is None or not delivered:
+                    cells.append("-")
+                else:
+                    cells.append("%.0f ms (idle run %.0f ms)" % ((busy - idle) * 1000.0 / delivered, idle))
+            lines.append("| CPU per 1 000 beyond the %s run (start-up, calling loop) | %s |" % (
+                idle_name, " | ".join(cells)))
         failed = [r for r in records if r["scenario"] == scenario.name and "figures" not in r]
         if failed:
             lines.append("")

@@ -8,7 +8,8 @@ ingest's progress file says it holds every event, or no new event arrived for `-
 `--limit` seconds passed since the start. The client's settings are its defaults except `host` (the ingest)
 and, when `--queue` is given, `max_queue_size` (raised for the burst: its default of 10 000 drops the rest of a
 100 000-event burst). Its CPU is this process's (`resource.getrusage`, user + system, every thread) from
-before the client was created until the wait ended; the shutdown afterwards is not counted.
+before the client was created until the wait ended; the shutdown afterwards is not counted. With `--idle` it
+ticks at the same pace but tracks nothing (the client is still created): the start-up and the calling loop alone.
 
 It prints one line: `result {json}`.
 """
@@ -43,6 +44,7 @@ def main():
     parser.add_argument("--events", type=int, default=100_000, help="burst size (with --rate 0)")
     parser.add_argument("--patience", type=float, default=60.0, help="give up after this long without progress")
     parser.add_argument("--limit", type=float, default=300.0, help="give up this long after the start")
+    parser.add_argument("--idle", action="store_true", help="tick at the rate but track nothing")
     parser.add_argument("--queue", type=int, default=None, help="max_queue_size (default: the client's own)")
     arguments = parser.parse_args()
 
@@ -80,7 +82,8 @@ def main():
         while tracked < limit:
             due = min(limit, int((clock() - began) * arguments.rate))
             while tracked < due:
-                track(tracked)
+                if not arguments.idle:
+                    track(tracked)
                 tracked += 1
             if tracked >= limit:
                 break
@@ -89,6 +92,8 @@ def main():
             if pause > 0:
                 time.sleep(pause)
     produced = clock()
+    if arguments.idle:
+        tracked = 0
 
     held, last = read_progress(arguments.progress)
     last_change = clock()

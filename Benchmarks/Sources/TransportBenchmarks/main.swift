@@ -7,6 +7,10 @@
 //   TransportBenchmarks waiting <curl|urlsession> URL SECONDS [CA_FILE]
 //       sends one upload to a server that never answers, with a deadline past SECONDS, and prints the process
 //       CPU spent over SECONDS of waiting.
+//   TransportBenchmarks first-request <curl|urlsession> URL COUNT BODY_BYTES [CA_FILE]
+//       the process CPU of the first upload of a fresh process (loading the transport, the CA bundle, a new TCP
+//       connection and TLS handshake), then of the next COUNT on the kept connection, per upload: what a
+//       process pays once, beside what it pays per request.
 import BenchmarkSupport
 import BinobanCore
 import BinobanCoreURLSession
@@ -79,6 +83,22 @@ case "waiting":
     let cpu = processCPUSeconds() - cpuBefore
     waiting.cancel()
     print("waiting \(kind): \(format(cpu * 1e3)) ms of CPU over \(seconds) s of waiting")
+case "first-request":
+    let count = max(1, Int(arguments[4]) ?? 20)
+    let bodyBytes = arguments.count > 5 ? Int(arguments[5]) ?? 7000 : 7000
+    let transport = makeTransport(deadline: .seconds(30), caFile: arguments.count > 6 ? arguments[6] : nil)
+    let upload = request(bodyBytes: bodyBytes)
+    let (first, next, failures) = await Task.detached {
+        var failures = 0
+        let before = processCPUSeconds()
+        if (try? await transport.send(upload)) == nil { failures += 1 }
+        let afterFirst = processCPUSeconds()
+        for _ in 0..<count where (try? await transport.send(upload)) == nil { failures += 1 }
+        return (afterFirst - before, (processCPUSeconds() - afterFirst) / Double(count), failures)
+    }.value
+    print(
+        "first-request \(kind): first upload \(format(first * 1e3)) ms of CPU, the next \(count) "
+            + "\(format(next * 1e6)) µs each, failures \(failures)")
 default:
     print("unknown mode \(mode)")
     exit(2)

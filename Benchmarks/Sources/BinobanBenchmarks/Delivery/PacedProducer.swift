@@ -16,8 +16,9 @@ final class PacedProducer: Sendable {
     }
 
     /// Tracks `perSecond` events a second into `binoban` with the synchronous `track()`, for at most
-    /// `maxSeconds` seconds, until ``stop()``.
-    func run(into binoban: Binoban, perSecond: Int, maxSeconds: Int) async {
+    /// `maxSeconds` seconds, until ``stop()``. With `tracking` false it keeps the same ticks and counts but calls
+    /// no `track()`: what the calling loop alone costs.
+    func run(into binoban: Binoban, perSecond: Int, maxSeconds: Int, tracking: Bool = true) async {
         let clock = ContinuousClock()
         let start = clock.now
         let limit = perSecond * maxSeconds
@@ -27,7 +28,9 @@ final class PacedProducer: Sendable {
             let due = min(limit, Int(elapsed * Double(perSecond)))
             var index = count
             while index < due {
-                binoban.track(name: CountingIngest.benchEventName, properties: DefaultInstance.properties(index))
+                if tracking {
+                    binoban.track(name: CountingIngest.benchEventName, properties: DefaultInstance.properties(index))
+                }
                 index += 1
             }
             tracked.withLock { $0 = index }

@@ -16,8 +16,12 @@ import Foundation
 /// producer tracks at a steady rate (``PacedProducer``) or in a tight-loop burst, calls no flush, and the run
 /// waits until the ingest's progress file says it holds every event (or patience runs out). The CPU figure is
 /// this process's (`getrusage`, user + system, every thread) from before the instance was created until the
-/// wait ended; the shutdown afterwards is not counted. It prints one line, `result {json}`: the driver reads
-/// losses, latency and connection counts from the ingest's own report.
+/// wait ended; the shutdown afterwards is not counted. Beside it the line gives the CPU the process spent before
+/// this code ran (loading and the Swift runtime's start) and the CPU of the libcurl transport's engine thread
+/// (`sdkcore-curl`, Linux), so that the transport's share can be told apart. With `REAL_INGEST_IDLE=1` the
+/// producer ticks at the same pace but tracks nothing: the run's CPU is then the start-up, the calling loop and
+/// an idle instance, to subtract. It prints one line, `result {json}`: the driver reads losses, latency and
+/// connection counts from the ingest's own report.
 enum RealIngestRun {
     static func run() async {
         guard let settings = RealIngestSettings.fromEnvironment() else {
@@ -28,6 +32,7 @@ enum RealIngestRun {
         let directory = TemporaryDirectory()
         let reports = ErrorReportTally()
         let cpuBefore = processCPUSeconds()
+        let idle = environment("REAL_INGEST_IDLE") == "1"
         let start = Date().timeIntervalSince1970
         var configuration = Configuration(apiKey: "BENCH_KEY", sourceIdentifier: "bench-source")
         configuration.apiHost = settings.apiHost
@@ -42,12 +47,14 @@ enum RealIngestRun {
                 binoban.track(name: CountingIngest.benchEventName, properties: DefaultInstance.properties(index))
             }
         } else {
-            await PacedProducer().run(into: binoban, perSecond: settings.rate, maxSeconds: settings.seconds)
+            await PacedProducer().run(
+                into: binoban, perSecond: settings.rate, maxSeconds: settings.seconds, tracking: !idle)
         }
         let produced = clock.now
         var (held, lastReceive) = progress.read()
         var lastChange = clock.now
-        while held < settings.events, began.duration(to: clock.now) < .seconds(settings.limitSeconds),
+        let expected = idle ? 0 : settings.events
+        while held < expected, began.duration(to: clock.now) < .seconds(settings.limitSeconds),
             lastChange.duration(to: clock.now) < .seconds(settings.patienceSeconds)
         {
             try? await Task.sleep(for: .milliseconds(50))
@@ -59,13 +66,16 @@ enum RealIngestRun {
         }
         let waited = clock.now
         let cpu = processCPUSeconds() - cpuBefore
+        let engineCPU = ThreadCPU.seconds(named: "sdkcore-curl")
         let statistics = binoban.statistics
         _ = await binoban.shutdown(gracePeriod: .seconds(5))
         directory.remove()
         let fields: [(String, String)] = [
             ("client", quoted("SDK Core")),
-            ("tracked", "\(settings.events)"),
+            ("tracked", "\(expected)"),
             ("cpu_seconds", "\(cpu)"),
+            ("cpu_before_run_seconds", "\(cpuBefore)"),
+            ("engine_thread_cpu_seconds", engineCPU.map { "\($0)" } ?? "null"),
             ("start", "\(start)"),
             ("produce_seconds", "\(seconds(from: began, to: produced))"),
             ("wait_seconds", "\(seconds(from: produced, to: waited))"),
