@@ -137,7 +137,11 @@ struct DroppedInstanceTests {
             // directory was free): refused in this process, kept in memory, reported once and counted.
             let startedInMemory = !next.isStorageDurable
             #expect(next.statistics.storageFallbacks == (startedInMemory ? 1 : 0))
-            #expect(reports.all.filter { $0.kind == .storage }.count == (startedInMemory ? 1 : 0))
+            let storageReports = reports.all.filter { $0.kind == .storage }
+            #expect(storageReports.count == (startedInMemory ? 1 : 0))
+            // The report tells the host why, and what to do instead.
+            #expect(
+                storageReports.allSatisfy { $0.message.contains("released without a shutdown") }, "\(storageReports)")
             next.track(name: "n0")
             await thread.waitUntilExited()
 
