@@ -51,8 +51,12 @@ public final class Binoban: Sendable {
         self.disabledAnonymousId = disabledAnonymousId
     }
 
-    /// An instance released without ``shutdown(gracePeriod:)`` stops its task at once: queued events are still
-    /// written to storage (for the next run), and the timer and uploads end.
+    /// An instance released without ``shutdown(gracePeriod:)`` stops as a shutdown with no grace period would, off
+    /// the releasing thread: queued events are still written to storage (for the next run), no request starts, one
+    /// still out is cancelled (its batch stays stored), and then its thread ends and its storage directory is given
+    /// back. An instance created on the same directory and source before that keeps its batches in memory until
+    /// it takes the directory at its next try; shut an instance down before creating its successor (Decision
+    /// 0236).
     deinit {
         guard let driver = runtime?.driver else { return }
         // Nothing can await a deinit: the task holds the driver until its drain (bounded by the zero deadline

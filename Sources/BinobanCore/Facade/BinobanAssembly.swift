@@ -46,7 +46,8 @@ enum BinobanAssembly {
                 reporter.report(
                     .storage,
                     "another instance in this process uses the storage directory \(directory.path) for the same "
-                        + "source; \(inMemory)")
+                        + "source (one released without a shutdown keeps it until it has stored what it held); "
+                        + inMemory)
             } else {
                 do {
                     lock = try NamespaceLock.acquire(directory: directory, namespace: namespace)

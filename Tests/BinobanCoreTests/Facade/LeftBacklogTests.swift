@@ -9,12 +9,15 @@ import Testing
 @Suite("An instance counts the backlog earlier runs left")
 struct LeftBacklogTests {
     /// Leaves `count` events of 100 bytes in `directory` (namespace `SRC`): what a previous run stored and did not
-    /// upload, half in a finished batch, half in an open one (a killed process's last batch).
+    /// upload, half in a finished batch, half in an open one (a killed process's last batch), and closes the storage.
     static func leave(_ count: Int, in directory: URL) async throws {
         let storage = try BinobanFileEventStorage(directory: directory, namespace: "SRC")
         _ = try await storage.append(TestEvents.events(0..<(count / 2)))
         try await storage.closeOpenBatch()
         _ = try await storage.append(TestEvents.events((count / 2)..<count))
+        // Given back now: the actor's deallocation can come a moment after this call returns, and an instance
+        // created on the directory meanwhile started in memory (recoveredEvents 0 once, in a full run).
+        await storage.close()
     }
 
     static func configuration(_ directory: URL, _ transport: ScriptedTransport) -> Configuration {

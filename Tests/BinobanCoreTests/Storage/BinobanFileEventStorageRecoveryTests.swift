@@ -226,12 +226,13 @@ struct BinobanFileEventStorageRecoveryTests {
             #expect(try await TestEvents.storedIndices(other) == [100, 101, 102])
             #expect(try await TestEvents.storedIndices(storage) == Array(45..<50))
 
-            // Re-opening a namespace that is in use is refused; once its storage is gone, re-opening finds its
-            // own batches only.
+            // Re-opening a namespace that is in use is refused; once its storage is closed, re-opening finds its
+            // own batches only. Closed, not just released: an actor's last reference can outlive the test's last
+            // await on it for a moment, and with it the lock (`directoryInUse` once, under load).
             #expect(throws: BinobanFileStorageError.self) {
                 _ = try BinobanFileEventStorage(directory: directory, namespace: "src-1")
             }
-            _ = consume other
+            await other.close()
             let reopenedOther = try BinobanFileEventStorage(directory: directory, namespace: "src-1")
             #expect(reopenedOther.recoveryReport == BinobanStorageRecoveryReport(recoveredBatches: 1))
         }

@@ -60,6 +60,8 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         var exited = false
         /// Times the thread returned from the condition variable.
         var wakeUps = 0
+        /// Who waits for the thread to exit (``waitUntilExited()``).
+        var exitWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -286,6 +288,18 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
     /// show for it.
     static let threadName = "binoban-loop"
 
+    /// Returns once the thread has exited (at once when it has, or never started). The loop's end is observable
+    /// this way without holding the loop: the tests that an instance released without a shutdown stops use it.
+    func waitUntilExited() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            pthread_mutex_lock(mutex)
+            let exited = state.exited
+            if !exited { state.exitWaiters.append(continuation) }
+            pthread_mutex_unlock(mutex)
+            if exited { continuation.resume() }
+        }
+    }
+
     /// How often the thread has woken from its wait so far (for the tests that an idle loop sleeps).
     var wakeUps: Int {
         pthread_mutex_lock(mutex)
@@ -313,7 +327,10 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
             }
             if state.stopping {
                 state.exited = true
+                let waiters = state.exitWaiters
+                state.exitWaiters = []
                 pthread_mutex_unlock(mutex)
+                for waiter in waiters { waiter.resume() }
                 return
             }
             state.waiting = true

@@ -24,8 +24,10 @@ import Darwin
 ///   (``recoveryReport``). Files are created exclusively (`O_CREAT | O_EXCL`), 0600; a file of the namespace
 ///   owned by another user is never read.
 /// - One owner at a time: the storage holds an exclusive advisory lock (`flock`) on `<namespace>.lock` in the
-///   directory from its opening until it is deallocated, so a second storage on the same directory and namespace,
-///   in this process or another, is refused with `directoryInUse` before it reads or changes a file.
+///   directory from its opening until ``close()`` or its deallocation, so a second storage on the same directory
+///   and namespace, in this process or another, is refused with `directoryInUse` before it reads or changes a file.
+///   An actor can be deallocated a moment after the last call on it returned: call ``close()`` before opening the
+///   namespace again.
 /// - Only files that match this namespace's naming pattern are ever read, repaired or deleted; anything else in
 ///   the directory is left untouched, so several namespaces (sources) can share one directory.
 /// - Durability: each `append` call is written with one `write` per batch it touches, so what it reports as
@@ -106,6 +108,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     /// The file of an uploaded batch, cut to a header, kept for the next batch instead of creating a file (Decision
     /// 0232).
     private var spare: String?
+    /// ``close()`` was called: the namespace is given back and no file is touched any more.
+    private var closed = false
 
     /// The batch file currently appended to.
     private struct OpenBatch {
@@ -194,10 +198,10 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     deinit {
         if let openBatch {
             // The file stays `.open`; the next open finishes it with every event it holds.
-            close(openBatch.descriptor)
+            closeDescriptor(openBatch.descriptor)
         }
         for batch in stranded {
-            close(batch.descriptor)
+            closeDescriptor(batch.descriptor)
         }
         if let spare { try? files.removeIfPresent(spare) }
     }
@@ -244,7 +248,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     public func append(_ events: [Data], whenFull: BinobanStorageFullBehaviour = .evictOldest) throws
         -> BinobanStorageWriteReport
     {
-        try appendEvents(events, whenFull: whenFull)
+        try checkOpen()
+        return try appendEvents(events, whenFull: whenFull)
     }
 
     /// Appends like ``append(_:whenFull:)``; a failure carries the error's ``BinobanFileStorageError/storedEventsBeforeFailure``.
@@ -252,6 +257,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         _ events: [Data], whenFull: BinobanStorageFullBehaviour
     ) -> Result<BinobanStorageWriteReport, BinobanStorageAppendFailure> {
         do {
+            try checkOpen()
             return .success(try appendEvents(events, whenFull: whenFull))
         } catch {
             return .failure(
@@ -280,6 +286,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     func appendKeepingReport(
         _ events: [Data], whenFull: BinobanStorageFullBehaviour
     ) throws(BinobanFileStorageError) -> (BinobanStorageWriteReport, BinobanFileStorageError?, settled: Int) {
+        try checkOpen()
         for (index, event) in events.enumerated() where !isOversize(event) && !Self.isFramedAsObject(event) {
             throw BinobanFileStorageError(
                 code: .malformedEvent, message: "event \(index) of the call is not a JSON object ({…})")
@@ -356,6 +363,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     /// evicted (and any eviction not reported yet, such as one made at open).
     @discardableResult
     public func closeOpenBatch() throws -> BinobanStorageWriteReport {
+        try checkOpen()
         var report = unreportedEvictions
         unreportedEvictions = BinobanStorageWriteReport()
         do {
@@ -369,7 +377,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
 
     /// The finished batches, oldest first, at most `limit` of them (none when `limit` is zero or less).
     public func finishedBatches(limit: Int) throws -> [BinobanBatchID] {
-        finished.prefix(max(0, limit)).map { BinobanBatchID(sequence: $0.sequence) }
+        try checkOpen()
+        return finished.prefix(max(0, limit)).map { BinobanBatchID(sequence: $0.sequence) }
     }
 
     /// Reads a finished batch: its events joined by commas, ready to go between `{"batch":[` and `],…}`.
@@ -381,6 +390,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     /// - Throws: ``BinobanFileStorageError`` with code `corruptBatch` when the file no longer holds any intact
     ///   event (it is then deleted), or `ioFailure`.
     public func read(_ batch: BinobanBatchID) throws -> BinobanStoredBatch? {
+        try checkOpen()
         guard let index = finished.firstIndex(where: { $0.sequence == batch.sequence }) else { return nil }
         let name = fileName(batch.sequence, .finished)
         // Written by this storage a moment ago: while its file is there, ours and of the size written, the bytes
@@ -410,6 +420,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     ///
     /// - Throws: ``BinobanFileStorageError`` with code `ioFailure` when the file exists but cannot be deleted.
     public func remove(_ batch: BinobanBatchID) throws {
+        try checkOpen()
         guard let index = finished.firstIndex(where: { $0.sequence == batch.sequence }) else { return }
         let name = fileName(batch.sequence, .finished)
         // The first removal without a spare keeps the file, cut to a header, for the next batch (Decision 0232).
@@ -426,6 +437,40 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     }
 
     // MARK: Giving up the directory
+
+    /// Gives the directory back now: when this call returns, the namespace's lock is released, so a storage opened
+    /// next on the same directory and namespace (in this process or another) is not refused with
+    /// `directoryInUse`. Without it the lock goes when the storage is deallocated, which for an actor can be a
+    /// moment after the last call that used it returned (the runtime may still hold it on its executor).
+    ///
+    /// Nothing stored is lost: the batch being appended to stays as it is on disk and the next open finishes it
+    /// with every event it holds, as after a process exit. Afterwards every call of this storage throws
+    /// ``BinobanFileStorageError`` with code `closed` and touches no file; closing again does nothing.
+    ///
+    /// ```swift
+    /// await storage.close()
+    /// let reopened = try BinobanFileEventStorage(directory: directory, namespace: storage.namespace)
+    /// ```
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        if let openBatch { closeDescriptor(openBatch.descriptor) }
+        for batch in stranded { closeDescriptor(batch.descriptor) }
+        openBatch = nil
+        stranded = []
+        if let spare { try? files.removeIfPresent(spare) }
+        spare = nil
+        finished = []
+        finishedBytes = 0
+        lock.release()
+    }
+
+    /// Throws `closed` once ``close()`` was called.
+    private func checkOpen() throws(BinobanFileStorageError) {
+        guard closed else { return }
+        throw BinobanFileStorageError(
+            code: .closed, message: "the storage of namespace \(namespace) was closed; open it again to use it")
+    }
 
     /// The finished batches whose file was gone when they were read, with their events, since the last call.
     func takeVanishedBatches() -> [BinobanBatchID: Int] {
@@ -467,7 +512,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             let id = BinobanBatchID(sequence: open.entry.sequence)
             let name = open.name
             let bytes = (try? files.readFromStart(open.descriptor, length: open.entry.fileBytes, name: name)) ?? []
-            close(open.descriptor)
+            closeDescriptor(open.descriptor)
             if files.exists(name) { salvage.leftInDirectory.append(id) }
             guard !excluding.contains(id) else { continue }
             keep(bytes.withUnsafeBytes { BatchRecordFormat.events(of: $0) }, of: open.entry, id: id, in: &salvage)
@@ -564,7 +609,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         do {
             try files.writeAll(descriptor, BatchRecordFormat.magic, name: name)
         } catch {
-            close(descriptor)
+            closeDescriptor(descriptor)
             try? files.removeIfPresent(name)
             throw error
         }
@@ -589,7 +634,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             do {
                 try files.truncate(open.descriptor, to: open.entry.fileBytes, name: name)
             } catch {
-                close(open.descriptor)
+                closeDescriptor(open.descriptor)
                 openBatch = nil
             }
             throw error
@@ -621,7 +666,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         guard let open = openBatch else { return }
         openBatch = nil
         guard open.entry.eventCount > 0 else {
-            close(open.descriptor)
+            closeDescriptor(open.descriptor)
             recent.forget(open.entry.sequence)
             try files.removeIfPresent(open.name)
             return
@@ -644,11 +689,11 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         do {
             try files.writeAll(descriptor, bytes, name: name)
         } catch {
-            close(descriptor)
+            closeDescriptor(descriptor)
             try? files.removeIfPresent(name)
             throw error
         }
-        close(batch.descriptor)
+        closeDescriptor(batch.descriptor)
         var moved = batch
         moved.descriptor = descriptor
         return moved
@@ -662,7 +707,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             try files.synchronize(open.descriptor, name: name)
         }
         try files.rename(name, to: fileName(open.entry.sequence, .finished))
-        close(open.descriptor)
+        closeDescriptor(open.descriptor)
         recent.finished(open.entry.sequence)
         finished.append(open.entry)
         finishedBytes += open.entry.fileBytes
@@ -707,4 +752,9 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         finishedBytes -= finished[index].fileBytes
         finished.remove(at: index)
     }
+}
+
+/// Closes a batch file's descriptor: inside the storage, `close` names ``BinobanFileEventStorage/close()``.
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
 }

@@ -38,6 +38,9 @@ public struct BinobanFileStorageError: Error, Sendable, Hashable, CustomStringCo
         /// The directory is not owned by the effective user or is writable by its group or by others, or a file
         /// of this namespace in it is owned by another user or is not a regular file; it is not read or used.
         public static let unsafeOwnership = Code("unsafeOwnership")
+        /// The storage was closed (``BinobanFileEventStorage/close()``): it gave its namespace back and touches no
+        /// file any more; open a new storage on the directory to go on.
+        public static let closed = Code("closed")
     }
 
     /// The kind of failure.
