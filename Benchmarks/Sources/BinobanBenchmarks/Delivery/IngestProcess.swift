@@ -56,6 +56,11 @@ final class IngestProcess: Sendable {
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         #endif
         process.arguments = [childArgument]
+        // Without BENCH_VERBOSE: the child's request trace would `print`, whose `fflush(nil)` waits for standard
+        // input's lock, held by the child's thread blocked in `readLine()`; the child then stopped serving.
+        var environment = ProcessInfo.processInfo.environment
+        environment["BENCH_VERBOSE"] = nil
+        process.environment = environment
         let toChild = Pipe()
         let fromChild = Pipe()
         process.standardInput = toChild
