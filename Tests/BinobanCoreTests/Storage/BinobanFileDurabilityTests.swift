@@ -29,6 +29,7 @@ struct BinobanFileDurabilityTests {
                 // 99-byte events, 9 to a batch: 20 events finish two batches and leave 2 in the open one.
                 _ = try await storage.append(TestEvents.events(0..<20, bytes: 99))
                 finishedFiles = try [1, 2].map { try StorageFiles.contents(directory, StorageFiles.name("src", $0)) }
+                await storage.close()
             }
             // The process "ends" mid-record: half a record is left at the end of the open file.
             let openName = StorageFiles.name("src", 3, open: true)
@@ -36,10 +37,8 @@ struct BinobanFileDurabilityTests {
             open.append(contentsOf: [0x40, 0, 0, 0, 1, 2])
             try StorageFiles.write(open, directory, openName)
 
-            let reopened = try await reopenStorage {
-                try BinobanFileEventStorage(
-                    directory: directory, limits: limits, namespace: "src", durability: durability)
-            }
+            let reopened = try BinobanFileEventStorage(
+                directory: directory, limits: limits, namespace: "src", durability: durability)
             #expect(
                 reopened.recoveryReport
                     == BinobanStorageRecoveryReport(recoveredBatches: 2, repairedBatches: 1, discardedBytes: 6))

@@ -70,11 +70,10 @@ struct BinobanFileEventStorageCapsTests {
                     _ = try await storage.append(TestEvents.events((index * 3)..<(index * 3 + 3)))
                     try await storage.closeOpenBatch()
                 }
+                await storage.close()
             }
             let limits = BinobanStorageLimits(maxFinishedBatches: 2)
-            let reopened = try await reopenStorage {
-                try BinobanFileEventStorage(directory: directory, limits: limits, namespace: "src")
-            }
+            let reopened = try BinobanFileEventStorage(directory: directory, limits: limits, namespace: "src")
             #expect(reopened.recoveryReport.recoveredBatches == 5)
             #expect(try await reopened.finishedBatches(limit: 20).map(\.sequence) == [4, 5])
             let report = try await reopened.append([TestEvents.event(15)])

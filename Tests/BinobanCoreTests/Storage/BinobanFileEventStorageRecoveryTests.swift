@@ -66,7 +66,8 @@ struct BinobanFileEventStorageRecoveryTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try StorageFiles.write(cutFile, directory, name)
         // The lane's storage of the previous cut was dropped when that call returned; its lock may still be held.
-        let storage = try await reopenStorage { try BinobanFileEventStorage(directory: directory, namespace: "src") }
+        // The previous cut's storage was closed before that call returned: the namespace is free.
+        let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
         let complete = ends.filter { $0 <= cut }.count
         let intact = complete == 0 ? 0 : ends[complete - 1]
         let ids = try await storage.finishedBatches(limit: 20)
@@ -75,6 +76,7 @@ struct BinobanFileEventStorageRecoveryTests {
             #expect(
                 storage.recoveryReport == BinobanStorageRecoveryReport(discardedBytes: cut, removedCorruptFiles: 1))
             #expect(try StorageFiles.names(directory) == [StorageFiles.lock("src")])
+            await storage.close()
             return
         }
         #expect(
@@ -87,6 +89,7 @@ struct BinobanFileEventStorageRecoveryTests {
         #expect(batch.events == Data(events.prefix(complete).joined(separator: Data(",".utf8))))
         #expect(try StorageFiles.names(directory) == [StorageFiles.name("src", 1), StorageFiles.lock("src")].sorted())
         try await storage.remove(ids[0])
+        await storage.close()
     }
 
     @Test("A half-written trailing record and a zero-filled tail are discarded; the events before survive")
@@ -177,13 +180,12 @@ struct BinobanFileEventStorageRecoveryTests {
                 let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
                 _ = try await storage.append(TestEvents.events(0..<3))
                 try await storage.closeOpenBatch()
+                await storage.close()
             }
             let finished = try StorageFiles.contents(directory, StorageFiles.name("src", 1))
             let other = try await Self.openBatchBytes(TestEvents.events(50..<55))
             try StorageFiles.write(other, directory, StorageFiles.name("src", 1, open: true))
-            let storage = try await reopenStorage {
-                try BinobanFileEventStorage(directory: directory, namespace: "src")
-            }
+            let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
             #expect(storage.recoveryReport.removedCorruptFiles == 1)
             #expect(try StorageFiles.contents(directory, StorageFiles.name("src", 1)) == finished)
             #expect(try await TestEvents.storedIndices(storage) == [0, 1, 2])

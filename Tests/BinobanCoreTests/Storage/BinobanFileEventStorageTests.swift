@@ -64,10 +64,9 @@ struct BinobanFileEventStorageTests {
                 _ = try await storage.append(TestEvents.events(10..<20))
                 try await storage.closeOpenBatch()
                 _ = try await storage.append(TestEvents.events(20..<25))  // left open: the process "ends"
+                await storage.close()
             }
-            let reopened = try await reopenStorage {
-                try BinobanFileEventStorage(directory: directory, namespace: "src")
-            }
+            let reopened = try BinobanFileEventStorage(directory: directory, namespace: "src")
             #expect(
                 reopened.recoveryReport
                     == BinobanStorageRecoveryReport(recoveredBatches: 2, repairedBatches: 1, discardedBytes: 0))

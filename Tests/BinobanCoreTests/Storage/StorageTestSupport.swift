@@ -100,6 +100,8 @@ enum StorageFiles {
 /// The previous storage's lock goes with its deinit, and an actor is deinitialized when its executor lets go of
 /// it, which can be a moment after the last `await` on it returned, on another thread. So `directoryInUse` is
 /// retried, yielding between tries, for at most 10 seconds; any other error, or a lock still held then, fails.
+/// Only for a test of that deallocation itself: a test that reopens a namespace calls `close()` on the previous
+/// storage first and opens at once.
 func reopenStorage(_ open: () throws -> BinobanFileEventStorage) async throws -> BinobanFileEventStorage {
     let deadline = ContinuousClock.now + .seconds(10)
     while true {
