@@ -32,7 +32,7 @@ extension Binoban {
         }
         let id = runtime.waiters.makeID()
         runtime.waiters.observe(id: id, onResult)
-        if !runtime.intake.requestFlush(waiterID: id) {
+        if !runtime.intake.requestFlush(waiterID: id, baseline: runtime.flushBaseline) {
             runtime.waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
         }
     }
@@ -58,7 +58,7 @@ extension Binoban {
         let id = runtime.waiters.makeID()
         let told = LockedValue(false)
         let result = await runtime.waiters.wait(id: id) {
-            if !runtime.intake.requestFlush(waiterID: id) {
+            if !runtime.intake.requestFlush(waiterID: id, baseline: runtime.flushBaseline) {
                 runtime.waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
             }
             told.withLock { $0 = true }

@@ -290,7 +290,7 @@ public final class Binoban: Sendable {
         if debugLogIsOn { debugLog.flushRequested(awaited: true) }
         let id = runtime.waiters.makeID()
         let result = await runtime.waiters.wait(id: id) {
-            if !runtime.intake.requestFlush(waiterID: id) {
+            if !runtime.intake.requestFlush(waiterID: id, baseline: runtime.flushBaseline) {
                 runtime.waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
             }
         }

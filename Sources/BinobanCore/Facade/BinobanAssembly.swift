@@ -220,6 +220,9 @@ final class BinobanRuntime: Sendable {
         return current
     }
 
+    /// What an awaited flush asked for now counts its result from: the published figures (Decision 0234).
+    var flushBaseline: FlushResults.Baseline { FlushResults.Baseline(statistics.withLock { $0 }) }
+
     init(
         intake: EventIntake, waiters: FlushWaiters, outcomeWaiters: EventOutcomeWaiters, driver: any PipelineControl,
         reporter: ErrorReporter,

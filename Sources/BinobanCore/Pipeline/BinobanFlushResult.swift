@@ -16,11 +16,13 @@ public struct BinobanFlushResult: Sendable, Hashable {
 
     /// How the flush ended.
     public var outcome: Outcome
-    /// Batches the server accepted.
+    /// Batches the server accepted while the flush waited: since the figures ``Binoban/statistics`` showed when
+    /// the flush was asked for, so that those figures plus this result are the figures it shows on return.
     public var uploadedBatches: Int
     /// Events in the accepted batches.
     public var uploadedEvents: Int
-    /// Batches the server rejected with a 4xx other than 429 (deleted and reported).
+    /// Batches the server rejected with a 4xx other than 429 (deleted and reported) while the flush waited,
+    /// counted like ``uploadedBatches``.
     public var rejectedBatches: Int
     /// Events in the rejected batches.
     public var rejectedEvents: Int

@@ -270,11 +270,12 @@ final class EventIntake: Sendable {
         if wake { signal() }
     }
 
-    /// Asks for a flush after every event accepted so far. Returns `false` when the intake is closed.
-    func requestFlush(waiterID: UInt64?) -> Bool {
+    /// Asks for a flush after every event accepted so far; an awaited one (`waiterID`) counts its result from
+    /// `baseline`, the figures the host could read when it asked. Returns `false` when the intake is closed.
+    func requestFlush(waiterID: UInt64?, baseline: FlushResults.Baseline? = nil) -> Bool {
         let (accepted, wake) = state.withLock { state -> (Bool, Bool) in
             guard !state.closed else { return (false, false) }
-            state.tickets.append(FlushTicket(waiterID: waiterID))
+            state.tickets.append(FlushTicket(waiterID: waiterID, baseline: baseline))
             return (true, state.shouldSignal())
         }
         if wake { signal() }

@@ -19,6 +19,8 @@ extension EventIntake {
     struct FlushTicket: Sendable, Equatable {
         /// The waiter to resume when the upload finishes, if the caller awaits.
         var waiterID: UInt64?
+        /// For an awaited flush, the published figures when the host asked: its result counts from them.
+        var baseline: FlushResults.Baseline?
     }
 
     /// What one drain hands to the driver.

@@ -73,6 +73,7 @@ actor PipelineLoop: PipelineControl {
     nonisolated func shutdown(deadline: Duration, posted: @escaping @Sendable () -> Void) async -> BinobanFlushResult {
         await start()
         let (waiters, intake, inbox, id) = (parts.waiters, parts.intake, inbox, parts.waiters.makeID())
+        let statistics = parts.statistics
         let stopAt = clock.now().advanced(by: deadline)
         // The ticket goes in before the intake closes, so the final flush covers every accepted event; the caller's
         // cancellation does not shorten it (a service is usually stopped from a cancelled task).
@@ -80,7 +81,7 @@ actor PipelineLoop: PipelineControl {
         // has passed starts no request (Decision 0235).
         let result = await waiters.waitIgnoringCancellation(id: id) {
             inbox.post(.stop(deadline: stopAt))
-            if !intake.requestFlush(waiterID: id) {
+            if !intake.requestFlush(waiterID: id, baseline: FlushResults.Baseline(statistics.withLock { $0 })) {
                 waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
             }
             intake.close()

@@ -11,7 +11,7 @@ struct FlushResultsTests {
         statistics.uploadedBatches = 2
         statistics.uploadedEvents = 20
         statistics.dropped.paused = 3
-        results.register(1, at: statistics)
+        results.registerIfAbsent(1, at: statistics)
         statistics.uploadedBatches = 5
         statistics.uploadedEvents = 50
         statistics.requests.rejected = 1
@@ -26,5 +26,19 @@ struct FlushResultsTests {
         let second = results.result(for: 2, base: BinobanFlushResult(outcome: .paused), at: statistics)
         #expect(second.uploadedEvents == 0 && second.rejectedEvents == 0 && second.droppedEvents == 0)
         #expect(second.outcome == .paused)
+    }
+
+    @Test("A ticket's baseline, taken when the host asked, wins over the figures when the machine asks for the pass")
+    func ticketBaselineWins() {
+        var results = FlushResults()
+        var statistics = BinobanStatistics()
+        let asked = FlushResults.Baseline(statistics)
+        // Between the host's call and the pass: one batch of 4 events rejected.
+        statistics.requests.rejected = 1
+        statistics.dropped.rejected = 4
+        results.register(1, from: asked)
+        results.registerIfAbsent(1, at: statistics)
+        let result = results.result(for: 1, base: BinobanFlushResult(outcome: .completed), at: statistics)
+        #expect(result.rejectedBatches == 1 && result.rejectedEvents == 4)
     }
 }

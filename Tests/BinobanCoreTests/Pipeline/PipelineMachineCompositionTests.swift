@@ -46,4 +46,32 @@ struct PipelineMachineCompositionTests {
         // The awaited flush merged into the follow-up of the pass that runs now.
         #expect((current.waiters + (next?.waiters ?? [])) == [1])
     }
+
+    @Test("An upload answered between the host's flush call and the drain that carries its ticket counts in its result")
+    func answerBeforeTheTicketsDrainCounts() {
+        var rig = MachineRig(flushAt: 2)
+        rig.startEmpty()
+        #expect(rig.write(2) == [.list(limit: 20)])
+        #expect(rig.feed(.listed([b1])) == [.read(b1)])
+        #expect(rig.readAndSend(b1, events: 2) == [.send(b1)])
+        // The host asks for an awaited flush now, with the figures it can read.
+        let asked = FlushResults.Baseline(rig.machine.statistics)
+        // The rejection reaches the machine before the drain that carries the ticket (the loop took the drain and
+        // the answer in one turn).
+        #expect(rig.feed(.answered(b1, status: 400, retryAfter: nil, jitter: 0)).contains(.remove(b1)))
+        _ = rig.feed(.removed(b1))
+        let b2 = BinobanBatchID(sequence: 2)
+        #expect(rig.write(1, tickets: [.init(waiterID: 9, baseline: asked)]) == [.list(limit: 20)])
+        #expect(rig.feed(.listed([b2])) == [.read(b2)])
+        #expect(rig.readAndSend(b2, events: 1) == [.send(b2)])
+        #expect(rig.feed(.answered(b2, status: 200, retryAfter: nil, jitter: 0)) == [.remove(b2)])
+        let resumed = rig.feed(.removed(b2))
+        guard case .resume(9, let result)? = resumed.first else {
+            Issue.record("the flush was not resumed: \(resumed)")
+            return
+        }
+        #expect(result.outcome == .completed)
+        #expect(result.rejectedBatches == 1 && result.rejectedEvents == 2)
+        #expect(result.uploadedBatches == 1 && result.uploadedEvents == 1)
+    }
 }

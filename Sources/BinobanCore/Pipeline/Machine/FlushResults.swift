@@ -1,11 +1,14 @@
-/// What each awaited flush returns: the counts at the moment it was registered, so that its result says what was
-/// uploaded and rejected while it waited, and the drops since the previous result (each drop is told once).
+/// What each awaited flush returns: what was uploaded and rejected since the figures the host could read when it
+/// asked for the flush, and the drops since the previous result (each drop is told once).
 ///
-/// A part of ``PipelineMachine``: the machine registers a flush's waiter when it asks for the pass and takes its
-/// result when it resumes the waiter.
+/// A part of ``PipelineMachine``: the machine registers a flush's baseline when the flush's ticket reaches it (the
+/// figures published when the host asked, carried by the ticket), or, for a waiter without one, when it asks for the
+/// pass; it takes the result when it resumes the waiter. The baseline is the host's, not the moment the machine sees
+/// the ticket: an upload answered between the host's call and the drain that carries the ticket happened while the
+/// flush waited, and its result counts it (Decision 0234).
 struct FlushResults: Sendable, Equatable {
-    /// Counts at the moment an awaited flush was registered.
-    private struct Baseline: Sendable, Equatable {
+    /// The counts an awaited flush's result is measured from.
+    struct Baseline: Sendable, Equatable {
         var uploadedBatches: Int
         var uploadedEvents: Int
         var rejectedBatches: Int
@@ -22,9 +25,14 @@ struct FlushResults: Sendable, Equatable {
     private var baselines: [UInt64: Baseline] = [:]
     private var droppedAtLastResult = 0
 
-    /// `waiter` awaits a flush from now.
-    mutating func register(_ waiter: UInt64, at statistics: BinobanStatistics) {
-        baselines[waiter] = Baseline(statistics)
+    /// `waiter`'s flush counts from `baseline` (its ticket's, taken when the host asked).
+    mutating func register(_ waiter: UInt64, from baseline: Baseline) {
+        baselines[waiter] = baseline
+    }
+
+    /// `waiter` awaits a flush from now, unless its ticket registered the host's baseline already.
+    mutating func registerIfAbsent(_ waiter: UInt64, at statistics: BinobanStatistics) {
+        if baselines[waiter] == nil { baselines[waiter] = Baseline(statistics) }
     }
 
     /// The result of `waiter`'s flush, which ends now with `base`'s outcome: what was uploaded and rejected since

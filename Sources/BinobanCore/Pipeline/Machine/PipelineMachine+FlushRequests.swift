@@ -61,7 +61,7 @@ extension PipelineMachine {
             }
             return
         }
-        for waiter in waiters { flushResults.register(waiter, at: statistics) }
+        for waiter in waiters { flushResults.registerIfAbsent(waiter, at: statistics) }
         perform(uploads.handle(.passRequested(exhaustive: exhaustive, waiters: waiters)), &actions)
     }
 

@@ -18,6 +18,12 @@ extension PipelineMachine {
         if let new = drain.settings {
             applySettings(new, pausedSinceLastDrain: drain.pausedSinceLastDrain, at: now, &actions)
         }
+        // An awaited flush counts from the figures the host could read when it asked (Decision 0234).
+        for ticket in drain.tickets {
+            if let waiter = ticket.waiterID, let baseline = ticket.baseline {
+                flushResults.register(waiter, from: baseline)
+            }
+        }
         let drained = WriteStageMachine.Input.drained(
             eventCount: drain.eventCount, tickets: drain.tickets, closed: drain.closed)
         perform(writes.handle(drained), &actions)
