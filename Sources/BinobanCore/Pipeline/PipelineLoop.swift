@@ -2,8 +2,8 @@
 /// action the machine returns. No rule lives here: each I/O result goes back to the machine as an input.
 ///
 /// The loop runs on a thread of its own (``LoopThread``), which the default file storage shares, so storage calls
-/// are made inline, in order, one at a time. Uploads are the only concurrent work: each runs in a detached task
-/// and posts its answer to the loop's ``LoopInbox``. Between turns the loop waits on one thing: the thread's park,
+/// are made inline, in order, one at a time. Uploads are the only concurrent work: each runs in a task of its own
+/// (started on the loop's thread, Docs/Decisions/0227) and posts its answer to the loop's ``LoopInbox``. Between turns the loop waits on one thing: the thread's park,
 /// which ends on a post, on the intake's signal, or at the machine's next deadline (the park's timeout on the real
 /// clocks; on any other clock, such as a test's manual clock, a sleeping task wakes it). A turn takes everything
 /// pending. Figures are published when they changed. When events come one at a time the loop gathers a few
@@ -325,19 +325,27 @@ actor PipelineLoop: PipelineControl {
         return input
     }
 
-    /// Sends a held batch in a task of its own (off the loop's thread: building and compressing the body and the
-    /// transport's work run on the shared pool); the answer comes back through the inbox.
+    /// Sends a held batch in a task of its own; the answer comes back through the inbox. The task starts at once on
+    /// the loop's thread and runs there until the transport first suspends (building and compressing the body,
+    /// handing the request over), then on the shared pool: a task enqueued on the pool cost a pool thread's wake
+    /// per upload (Docs/Decisions/0227). Where `Task.immediate` is missing (Apple systems before 26), a detached
+    /// task.
     private func send(_ id: BinobanBatchID) {
         guard let batch = held[id], let transport = parts.configuration.transport else { return }
         if outputs.debugLog.isOn { outputs.debugLog.uploadStarted(batch) }
         let (inbox, clock, parts, metrics, debugLog) = (inbox, clock, parts, outputs.metrics, outputs.debugLog)
         // Owned by the loop: cancelled when the shutdown deadline passes or the loop finishes.
-        uploads[id] = Task.detached {
+        let upload: @Sendable () async -> Void = {
             let started = clock.now()
             let answer = await PipelineCalls<PipelineInstant>.upload(batch, with: transport, parts: parts)
             metrics?.uploadFinished(answer, after: started.duration(to: clock.now()))
             if debugLog.isOn { debugLog.pipelineInput(answer) }
             inbox.post(answer)
+        }
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            uploads[id] = Task.immediate { @concurrent in await upload() }
+        } else {
+            uploads[id] = Task.detached { await upload() }
         }
     }
 
