@@ -188,19 +188,9 @@ struct BinobanSend {
                     refusal.withLock { $0 = $0 ?? error.message }
                     return
                 }
-                var text = SendMessages.text(of: error)
-                if error.kind == .uploadFailed {
-                    // The instance's report names the transport's reason itself; the ledger's words are for a report
-                    // that does not (a summary from before the reason was known).
-                    if let failure = error.transportFailure {
-                        // The same advice the ledger's words carry (TransportFailureWords, Docs/Decisions/0224).
-                        if let advice = TransportFailureWords.advice(for: failure.reason) { text += "; " + advice }
-                    } else if text.contains("no answer"), let reason = ledger.counts.lastTransportFailure {
-                        text = TransportFailureWords.adding(reason, to: text)
-                    }
-                    if error.message.contains("after \(options.maxRetries) retries") {
-                        giveUp.withLock { $0 }?.fire()
-                    }
+                let text = SendMessages.text(of: error, lastTransportFailure: ledger.counts.lastTransportFailure)
+                if error.kind == .uploadFailed, error.message.contains("after \(options.maxRetries) retries") {
+                    giveUp.withLock { $0 }?.fire()
                 }
                 progress.printLine("sdkcore binoban send: \(text)")
             }

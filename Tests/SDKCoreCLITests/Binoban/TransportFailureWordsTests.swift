@@ -80,4 +80,33 @@ struct TransportFailureWordsTests {
         #expect(!words.contains("password"))
         #expect(TransportFailureWords.reason(of: CancellationError()) == "cancelled (the request was cancelled)")
     }
+
+    /// The instance's report names the reason: the command adds its advice, never the ledger's words as well. A
+    /// report without a reason gets the ledger's words; a report of another kind is left as it is.
+    @Test func theInstancesReportsGetTheSameAdvice() {
+        let handshake = BinobanError(
+            kind: .uploadFailed,
+            message: "batch-1 got no answer (tlsHandshake (the TLS handshake failed)); it will be retried",
+            eventCount: 2, transportFailure: BinobanTransportFailure(reason: .tlsHandshake))
+        #expect(
+            SendMessages.text(of: handshake, lastTransportFailure: "timeout (the request timed out)")
+                == "batch-1 got no answer (tlsHandshake (the TLS handshake failed)); it will be retried (2 events); "
+                + "if the ingest speaks plain HTTP, --api-host needs http://")
+        let refused = BinobanError(
+            kind: .uploadFailed, message: "batch-1 got no answer (refused (the server refused the connection))",
+            transportFailure: BinobanTransportFailure(reason: .refused))
+        #expect(
+            SendMessages.text(of: refused, lastTransportFailure: "x")
+                == "batch-1 got no answer (refused (the server refused the connection))")
+        let summary = BinobanError(kind: .uploadFailed, message: "batch-2 still failed (no answer) after 3 retries")
+        let words = TransportFailureWords.reason(
+            of: URLSessionEventTransportError(reason: .secureConnectionFailed, urlErrorCode: -1200))
+        #expect(
+            SendMessages.text(of: summary, lastTransportFailure: words)
+                == "batch-2 still failed (no answer: tlsHandshake (the TLS handshake failed; URLError -1200); if the "
+                + "ingest speaks plain HTTP, --api-host needs http://) after 3 retries")
+        #expect(SendMessages.text(of: summary, lastTransportFailure: nil) == summary.message)
+        let storage = BinobanError(kind: .storage, message: "no answer from the disk")
+        #expect(SendMessages.text(of: storage, lastTransportFailure: "x") == "no answer from the disk")
+    }
 }
