@@ -19,7 +19,7 @@ struct SendHeldEventsTests {
         defer { server.stop() }
         let ledger = SendLedger(checkpoint: nil)
         let storage = InMemoryEventStorage(
-            limits: BinobanStorageLimits(maxBatchBytes: 1_500, maxFinishedBatches: 1, maxTotalBytes: 1_500))
+            limits: BinobanStorageLimits(maxBatchBytes: 3_000, maxFinishedBatches: 1, maxTotalBytes: 3_000))
         var configuration = Configuration(apiKey: "K", sourceIdentifier: "S")
         configuration.apiHost = "http://127.0.0.1:\(port)"
         configuration.storage = LedgerStorage(base: storage, ledger: ledger)
