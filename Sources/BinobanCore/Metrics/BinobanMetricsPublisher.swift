@@ -1,6 +1,6 @@
 /// Turns the pipeline's statistics snapshots into metrics for the host's `SDKCoreMetricsObserver`: each
-/// counter that grew since the previous snapshot as an increment, the queue depth as gauges when it changed, and
-/// one timer sample per answered or failed upload.
+/// counter that grew since the previous snapshot as an increment, the queue depth and the events held for room as
+/// gauges when they changed, and one timer sample per answered or failed upload.
 ///
 /// The counters are the snapshot's, so the observer's totals always equal ``Binoban/statistics``.
 struct BinobanMetricsPublisher: Sendable {
@@ -18,6 +18,8 @@ struct BinobanMetricsPublisher: Sendable {
         static let retryWaits = "binoban_retry_waits_total"
         static let queuedEvents = "binoban_queue_events"
         static let queuedBytes = "binoban_queue_bytes"
+        /// Events a full storage refused that wait in the write stage for room (``BinobanStatistics/heldEvents``).
+        static let heldEvents = "binoban_held_events"
         static let uploadDuration = "binoban_upload_duration"
         /// Published by ``StorageFallbackCounter`` when the instance falls back to memory, not from snapshots.
         static let storageFallbacks = "binoban_storage_fallbacks_total"
@@ -25,7 +27,8 @@ struct BinobanMetricsPublisher: Sendable {
 
     private let observer: any SDKCoreMetricsObserver
     private var previous = BinobanStatistics()
-    private var publishedQueue = false
+    /// Whether a snapshot was published: the first one publishes every gauge, later ones only those that changed.
+    private var publishedGauges = false
 
     init(observer: any SDKCoreMetricsObserver) {
         self.observer = observer
@@ -53,10 +56,14 @@ struct BinobanMetricsPublisher: Sendable {
                 Label.requests, old.requests[keyPath: counter], statistics.requests[keyPath: counter],
                 ["outcome": outcome])
         }
-        if !publishedQueue || old.queuedEvents != statistics.queuedEvents || old.queuedBytes != statistics.queuedBytes {
-            publishedQueue = true
+        let first = !publishedGauges
+        publishedGauges = true
+        if first || old.queuedEvents != statistics.queuedEvents || old.queuedBytes != statistics.queuedBytes {
             observer.record(SDKCoreMetric(label: Label.queuedEvents, value: .gauge(Double(statistics.queuedEvents))))
             observer.record(SDKCoreMetric(label: Label.queuedBytes, value: .gauge(Double(statistics.queuedBytes))))
+        }
+        if first || old.heldEvents != statistics.heldEvents {
+            observer.record(SDKCoreMetric(label: Label.heldEvents, value: .gauge(Double(statistics.heldEvents))))
         }
     }
 

@@ -56,6 +56,8 @@ struct BinobanBacklogCommand: Command {
             The files are read without taking the storage's lock and nothing is changed (no repair, no rename,
             no deletion), so it is safe while sdkcore binoban send or an instance uses DIR; what it prints is then
             a snapshot. Only intact events are shown: a record torn by a kill is left for the storage to cut.
+            Events a running sender holds in memory because the storage is full are in no file and not shown
+            (its progress line counts them: held N).
 
             OPTIONS:
               --storage DIR   The storage directory (the --storage of sdkcore binoban send, or an instance's

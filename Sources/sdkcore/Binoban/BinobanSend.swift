@@ -98,6 +98,7 @@ struct BinobanSend {
         let ticker = Task { [progress] in
             var last: SendLedger.Counts?
             while !Task.isCancelled {
+                ledger.observe(instance.statistics)
                 let counts = ledger.counts
                 if counts != last {
                     progress.show(counts)
@@ -139,6 +140,7 @@ struct BinobanSend {
         await instance.shutdown(gracePeriod: .seconds(2))
         ticker.cancel()
         await ticker.value  // no progress line after the summary
+        ledger.observe(instance.statistics)
         let counts = ledger.counts
         progress.clearLine()
         if progress.mode != .none { progress.show(counts) }
@@ -186,18 +188,9 @@ struct BinobanSend {
                     refusal.withLock { $0 = $0 ?? error.message }
                     return
                 }
-                var text = SendMessages.text(of: error)
-                if error.kind == .uploadFailed {
-                    // The instance's report names the transport's reason itself; the ledger's words are for a report
-                    // that does not (a summary from before the reason was known).
-                    if error.transportFailure == nil, text.contains("no answer"),
-                        let reason = ledger.counts.lastTransportFailure
-                    {
-                        text = TransportFailureWords.adding(reason, to: text)
-                    }
-                    if error.message.contains("after \(options.maxRetries) retries") {
-                        giveUp.withLock { $0 }?.fire()
-                    }
+                let text = SendMessages.text(of: error, lastTransportFailure: ledger.counts.lastTransportFailure)
+                if error.kind == .uploadFailed, error.message.contains("after \(options.maxRetries) retries") {
+                    giveUp.withLock { $0 }?.fire()
                 }
                 progress.printLine("sdkcore binoban send: \(text)")
             }

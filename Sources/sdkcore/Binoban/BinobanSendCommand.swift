@@ -96,7 +96,8 @@ struct BinobanSendCommand: Command {
         Each option may be given once.
 
         PROGRESS (standard error): lines read (and the percentage of the file when its size is known), events
-        stored, sent and failed, and the send rate in events per second.
+        stored, held (only while a full storage holds events back for room), sent and failed, and the send rate
+        in events per second.
 
         SUMMARY: the last line on standard error, always printed once reading has begun:
           N lines read, N events accepted, N sent, N failed, N not sent, N bad lines

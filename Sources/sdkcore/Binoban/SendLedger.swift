@@ -32,6 +32,9 @@ final class SendLedger: Sendable {
         var unstored = 0
         var sent = 0
         var rejected = 0
+        /// Events the instance holds for room in a full storage, as its statistics last said
+        /// (`BinobanStatistics.heldEvents`): accepted, neither stored nor dropped yet (Docs/Decisions/0229).
+        var held = 0
         /// Why the last request without an HTTP answer failed, in words (``TransportFailureWords``).
         var lastTransportFailure: String?
         /// Bytes of the input read so far.
@@ -77,6 +80,12 @@ final class SendLedger: Sendable {
     /// Updates the counters.
     func update(_ change: (inout Counts) -> Void) {
         state.withLock { change(&$0.counts) }
+    }
+
+    /// Takes the figures the storage cannot tell the ledger from the instance's `statistics`: the events held for
+    /// room (a full storage refused them, so no append confirms them).
+    func observe(_ statistics: BinobanStatistics) {
+        state.withLock { $0.counts.held = statistics.heldEvents }
     }
 
     /// Registers the line about to be handed to the instance; call it right before the call.

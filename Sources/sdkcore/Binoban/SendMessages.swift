@@ -32,6 +32,22 @@ enum SendMessages {
         return text
     }
 
+    /// An instance's report as the command prints it: ``text(of:)``, and for an upload failure the transport's
+    /// reason in the command's words. A report that names the reason itself (`BinobanError.transportFailure`) gets
+    /// the command's advice for it; one that does not (a summary from before the reason was known) gets
+    /// `lastTransportFailure`, the words the ledger kept for the last request without an answer
+    /// (``TransportFailureWords``, Docs/Decisions/0224).
+    static func text(of report: BinobanError, lastTransportFailure: String?) -> String {
+        let text = text(of: report)
+        guard report.kind == .uploadFailed else { return text }
+        if let failure = report.transportFailure {
+            guard let advice = TransportFailureWords.advice(for: failure.reason) else { return text }
+            return text + "; " + advice
+        }
+        guard text.contains("no answer"), let lastTransportFailure else { return text }
+        return TransportFailureWords.adding(lastTransportFailure, to: text)
+    }
+
     /// A storage error: its message and the system's reason, without the type name and code.
     static func text(of failure: BinobanFileStorageError) -> String {
         guard let number = failure.systemErrorNumber else { return failure.message }

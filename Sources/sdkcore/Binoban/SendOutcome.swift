@@ -55,11 +55,16 @@ struct SendOutcome: Sendable {
     /// Events lost for good: rejected by the ingest, too large, evicted or refused by the storage bounds.
     var failed: Int { statistics.dropped.total }
 
+    /// Events the instance still held for room in a full storage after its shutdown
+    /// (`BinobanStatistics.heldEvents`): never stored, so lost with the process, and the checkpoint stays before
+    /// them. Normally 0: a shutdown writes what it holds or counts it dropped (Docs/Decisions/0229).
+    var held: Int { statistics.heldEvents }
+
     /// Events accepted (by this run or, for leftovers, an earlier one) that the ingest did not take and that are
-    /// not counted as failed: with `--storage` those its files still hold after the shutdown, otherwise those lost
-    /// with the process.
+    /// not counted as failed: with `--storage` those its files still hold after the shutdown plus those ``held``,
+    /// otherwise those lost with the process (``held`` among them).
     var notSent: Int {
-        if let keptInStorage { return keptInStorage }
+        if let keptInStorage { return keptInStorage + held }
         return max(0, counts.accepted + leftByEarlierRuns - statistics.uploadedEvents - failed)
     }
 
@@ -123,11 +128,22 @@ struct SendOutcome: Sendable {
         if ending == .interrupted { text += "; interrupted by a signal" }
         if ending == .stoppedAtBadLine { text += "; stopped at the first bad line (--strict)" }
         if notSent > 0, !dryRun {
-            let events = notSent == 1 ? "the event not sent is" : "the \(notSent) events not sent are"
             if let storage {
-                text += "; \(events) kept in \(storage) for the next run"
+                let kept = notSent - held
+                if kept > 0 {
+                    let events = kept == 1 ? "the event not sent is" : "the \(kept) events not sent are"
+                    text += "; \(events) kept in \(storage) for the next run"
+                }
+                if held > 0 {
+                    let events = held == 1 ? "1 event" : "\(held) events"
+                    text +=
+                        "; \(events) held for room in the full storage could not be stored before the end: the next"
+                        + " run on the same input sends them again"
+                }
             } else {
+                let events = notSent == 1 ? "the event not sent is" : "the \(notSent) events not sent are"
                 text += "; \(events) lost with this run (use --storage to keep them)"
+                if held > 0 { text += " (\(held) of them held for room in the full storage)" }
             }
         }
         if checkpointHeld, storage != nil {

@@ -41,7 +41,8 @@ struct SendProgress: Sendable {
     }
 
     /// `read 120 (42 %) · stored 118 · sent 100 · failed 0 · 850 events/s`; the percentage of the input read
-    /// appears when its size is known (a file, not a pipe).
+    /// appears when its size is known (a file, not a pipe), and `· held 30` after `stored` while a full storage
+    /// holds events back (they wait in memory for an upload to free room).
     func line(_ counts: SendLedger.Counts) -> String {
         Self.line(counts, elapsed: started.duration(to: .now), dryRun: dryRun)
     }
@@ -57,7 +58,8 @@ struct SendProgress: Sendable {
             read += " (\(percent) %)"
         }
         let sent = dryRun ? "would send \(counts.sent)" : "sent \(counts.sent)"
-        return read + " · stored \(counts.stored) · \(sent) · failed \(failed)"
+        let held = counts.held > 0 ? " · held \(counts.held)" : ""
+        return read + " · stored \(counts.stored)\(held) · \(sent) · failed \(failed)"
             + (counts.bad > 0 ? " · bad \(counts.bad)" : "") + " · \(rate) events/s"
     }
 

@@ -1,38 +1,44 @@
 import BinobanCore
-import BinobanCoreURLSession
 
 /// Why an upload got no HTTP answer, in the words `sdkcore binoban send` prints beside the instance's report
-/// ("batch-1 got no answer (could not connect: …)"), from the transport's error. The errors carry no URL, header
-/// or body (Docs/Decisions/0304), so their reasons are safe to print.
+/// ("batch-1 got no answer (refused (the server refused the connection; curl code 7))"), from the transport's
+/// error.
+///
+/// Every transport's failure is read in one place, as the shared reason the instance's own reports carry
+/// (`BinobanTransportFailure`, `SDKCoreTransportFailureReason`): the libcurl errors name it, the URLSession errors
+/// map their coarser reasons and `URLError` codes to the closest one, and a transport of another kind names its own
+/// through `BinobanTransportFailureReporting` or reads `other` (Docs/Decisions/0224). So the command's words are
+/// the reports' words, whatever the transport, plus advice for the reasons an operator of the command can act on.
+/// The failures carry no URL, header or body (Docs/Decisions/0304), so their words are safe to print.
 enum TransportFailureWords {
-    /// The reason of `error`: the libcurl or URLSession transport's reason in words; for another transport its
-    /// own description.
+    /// The words for `error`: its reason, the reason's explanation and the transport's code, then any advice.
     static func reason(of error: any Error) -> String {
-        #if os(Linux)
-        if let failure = error as? CurlEventTransportError { return failure.reasonAndExplanation }
-        #endif
-        guard let failure = error as? URLSessionEventTransportError else { return "\(error)" }
-        let code = failure.urlErrorCode.map { " (URLError \($0))" } ?? ""
-        switch failure.reason {
-        case .timedOut: return "timed out" + code
-        case .cannotConnect: return "could not connect: refused, unknown host or no network" + code
-        case .connectionLost: return "the connection closed before a complete answer" + code
-        case .secureConnectionFailed:
-            return "the TLS handshake or the certificate failed; a plain-HTTP ingest needs http:// in --api-host"
-                + code
-        case .notHTTP: return "the answer is not HTTP" + code
-        case .other: return "the request failed" + code
+        words(for: BinobanTransportFailure(error))
+    }
+
+    /// The words for `failure`, e.g. `timeout (the request timed out; URLError -1001)`, with ``advice(for:)``
+    /// after a semicolon when there is any.
+    static func words(for failure: BinobanTransportFailure) -> String {
+        guard let advice = advice(for: failure.reason) else { return failure.description }
+        return "\(failure.description); \(advice)"
+    }
+
+    /// What an operator of the command can do about `reason`, beyond the reason's own explanation; `nil` when the
+    /// explanation says it all.
+    static func advice(for reason: SDKCoreTransportFailureReason) -> String? {
+        switch reason {
+        // The URLSession transport cannot tell a plain-HTTP answer to its TLS hello from another handshake
+        // failure (the libcurl transport names that `notTLS`, whose explanation already says http://).
+        case .tlsHandshake: "if the ingest speaks plain HTTP, --api-host needs http://"
+        case .unavailable: "on Linux the command's transport needs libcurl.so.4: install the libcurl4 package"
+        default: nil
         }
     }
 
     /// Whether `error` says the address is wrong rather than the ingest down: a plain-HTTP server answered the TLS
-    /// hello (the address needs `http://`). Retrying cannot help.
+    /// hello (`notTLS`: the address needs `http://`). Retrying cannot help.
     static func isMisaddressed(_ error: any Error) -> Bool {
-        #if os(Linux)
-        return (error as? CurlEventTransportError)?.reason == .notTLS
-        #else
-        return false
-        #endif
+        BinobanTransportFailure(error).reason == .notTLS
     }
 
     /// `message` (an instance's report about a batch without an answer) with `reason` in it: after "got no

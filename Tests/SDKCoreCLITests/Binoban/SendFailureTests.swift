@@ -99,21 +99,7 @@ struct SendFailureTests {
     }
     #endif
 
-    @Test func theWordsOfEachTransportReason() {
-        #if os(Linux)
-        #expect(
-            TransportFailureWords.reason(of: CurlEventTransportError(reason: .notTLS, curlCode: 35))
-                .hasPrefix(
-                    "notTLS (the server answered the TLS handshake in plain HTTP: the address probably needs http://"))
-        #endif
-        #expect(
-            TransportFailureWords.reason(of: URLSessionEventTransportError(reason: .timedOut, urlErrorCode: -1001))
-                == "timed out (URLError -1001)")
-        #expect(
-            TransportFailureWords.reason(
-                of: URLSessionEventTransportError(reason: .secureConnectionFailed, urlErrorCode: nil)
-            )
-            .contains("TLS handshake"))
+    @Test func theAddedReasonGoesAfterNoAnswer() {
         #expect(
             TransportFailureWords.adding("timed out", to: "batch-2 still failed (no answer) after 3 retries")
                 == "batch-2 still failed (no answer: timed out) after 3 retries")
