@@ -566,6 +566,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         var sequence: UInt64 = 0
         var descriptor: Int32 = -1
         var name = ""
+        // A reused spare holds the header already (Decision 0232): it is not written again.
+        var headerWritten = false
         while true {
             sequence = nextSequence
             guard sequence <= BatchFileName.maximumSequence else {
@@ -578,7 +580,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
                 if let spare {
                     self.spare = nil
                     do {
-                        descriptor = try files.reuseSpare(spare, as: name, length: BatchRecordFormat.magic.count)
+                        descriptor = try files.reuseSpare(spare, as: name, header: BatchRecordFormat.magic)
+                        headerWritten = true
                         break
                     } catch {
                         // The name is taken: the spare waits for the next sequence. Any other failure: a new file.
@@ -607,7 +610,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             }
         }
         do {
-            try files.writeAll(descriptor, BatchRecordFormat.magic, name: name)
+            if !headerWritten { try files.writeAll(descriptor, BatchRecordFormat.magic, name: name) }
         } catch {
             closeDescriptor(descriptor)
             try? files.removeIfPresent(name)
