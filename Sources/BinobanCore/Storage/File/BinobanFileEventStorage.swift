@@ -356,7 +356,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             countedBytesPerEvent: { size, _ in size + BatchRecordFormat.recordHeaderBytes },
             isOversize: { $0 >= limits.maxEventBytes || $0 + limits.envelopeOverheadBytes >= limits.maxBatchBytes }
         )
-        return forecast.fittingPrefix(of: events.lazy.map(\.count))
+        // A closure, not the key path `\.count`: a key path is applied through the runtime for every event.
+        return forecast.fittingPrefix(of: events.lazy.map { $0.count })
     }
 
     /// Finishes the open batch, if it holds any event, so that it becomes uploadable; returns the batches that

@@ -26,12 +26,15 @@ final class NamespaceLock: Sendable {
     let directory: String
     /// The lock file's name in the directory.
     let fileName: String
+    /// The lock file's path, built once: ``isInPlace`` looks it up at every batch the storage finishes.
+    private let path: String
     /// The locked descriptor; `nil` once released.
     private let descriptor: LockedValue<Int32?>
 
     private init(directory: String, fileName: String, descriptor: Int32) {
         self.directory = directory
         self.fileName = fileName
+        path = directory + "/" + fileName
         self.descriptor = LockedValue(descriptor)
     }
 
@@ -115,7 +118,7 @@ final class NamespaceLock: Sendable {
             var locked = stat()
             var named = stat()
             guard fstat(held, &locked) == 0, locked.st_nlink > 0,
-                lstat(directory + "/" + fileName, &named) == 0
+                lstat(path, &named) == 0
             else { return false }
             return locked.st_dev == named.st_dev && locked.st_ino == named.st_ino
         }
