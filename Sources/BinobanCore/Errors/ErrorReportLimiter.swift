@@ -55,9 +55,15 @@ struct ErrorReportLimiter: Sendable {
         return nil
     }
 
-    /// The earliest end of a window that holds suppressed reports, or `nil` when nothing is pending.
+    /// The earliest end of a window that holds suppressed reports, or `nil` when nothing is pending. The pipeline
+    /// loop asks at the end of every turn: a plain walk, which allocates nothing (the lazy chain's closures did).
     var nextDeadline: Duration? {
-        kinds.values.lazy.filter { $0.state.pendingReports > 0 }.map { $0.state.windowStart + window }.min()
+        var earliest: Duration?
+        for (_, entry) in kinds where entry.state.pendingReports > 0 {
+            let end = entry.state.windowStart + window
+            if earliest.map({ end < $0 }) ?? true { earliest = end }
+        }
+        return earliest
     }
 
     /// One summary per kind whose window holding suppressed reports has ended by `now`; each such kind starts a

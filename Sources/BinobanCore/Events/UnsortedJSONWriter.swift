@@ -63,6 +63,13 @@ enum UnsortedJSONWriter {
             bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
             magnitude /= 10
         }
-        bytes[start...].reverse()
+        // Swapped in place: reversing the slice `bytes[start...]` copied it into a new array for every number.
+        var low = start
+        var high = bytes.count - 1
+        while low < high {
+            bytes.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
     }
 }

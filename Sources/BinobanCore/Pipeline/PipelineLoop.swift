@@ -251,7 +251,9 @@ actor PipelineLoop: PipelineControl {
             guard let storage, let events = buffer?.nextChunk() else { return }
             // The stages ran while the chunk was encoded: their drops are counted before the append's report.
             let drops = buffer?.takeStageDrops() ?? []
-            let result = await PipelineCalls<PipelineInstant>.append(events, to: storage, whenFull: whenFull)
+            // Given away: the chunk's buffer is then the write stage's alone again when the result comes, and is
+            // emptied in place instead of copied.
+            let result = await PipelineCalls<PipelineInstant>.append(consume events, to: storage, whenFull: whenFull)
             if !drops.isEmpty { inputs.append(.stageDropped(drops)) }
             inputs.append(logged(written(result)))
         case .discardRefused:

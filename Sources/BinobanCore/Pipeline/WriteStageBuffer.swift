@@ -37,6 +37,9 @@ struct WriteStageBuffer {
     /// The message ids of the events the last append refused as oversize, and of those the last failure lost.
     private(set) var oversizeIDs: [String] = []
     private(set) var lostIDs: [String] = []
+    /// Where a structured event is encoded before it is copied into its `Data`: kept from chunk to chunk, so that
+    /// a turn of a few events does not allocate it again.
+    private var scratch: [UInt8] = []
 
     init(encoder: EventEncoder, intake: EventIntake, stages: EventStages? = nil, namesEvents: Bool = false) {
         self.encoder = encoder
@@ -82,7 +85,6 @@ struct WriteStageBuffer {
         let start = drain.firstLive + encoded
         let end = min(start + Self.chunkSize, drain.buffer.endIndex)
         chunk.reserveCapacity(end - start)
-        var scratch: [UInt8] = []
         // Read in place: a `for` over the slice would copy each event out of the buffer.
         drain.buffer.withUnsafeBufferPointer { events in
             for index in start..<end {

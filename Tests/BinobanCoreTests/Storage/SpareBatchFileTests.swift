@@ -123,6 +123,48 @@ struct SpareBatchFileTests {
         }
     }
 
+    @Test("a reused spare keeps its header, which is not written again: the batch reads back from the file")
+    func reusedSpareKeepsItsHeader() async throws {
+        try await withTemporaryDirectory { directory in
+            let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
+            _ = try await storage.append(TestEvents.events(0..<2))
+            try await storage.closeOpenBatch()
+            try await storage.remove(try #require(try await storage.finishedBatches(limit: 1).first))
+            _ = try await storage.append(TestEvents.events(2..<4))
+            _ = try await storage.append(TestEvents.events(4..<5))
+            let open = directory.appending(path: StorageFiles.name("src", 2, open: true))
+            var expected = BatchRecordFormat.magic
+            for event in TestEvents.events(2..<5) { BatchRecordFormat.appendRecord(event, to: &expected) }
+            #expect(try Data(contentsOf: open) == Data(expected))
+            try await storage.closeOpenBatch()
+            await storage.close()
+
+            // Read from the file, not from the body the storage kept in memory.
+            let reopened = try BinobanFileEventStorage(directory: directory, namespace: "src")
+            #expect(try await TestEvents.storedIndices(reopened) == [2, 3, 4])
+        }
+    }
+
+    @Test("a spare whose header bytes changed (same size) is deleted, not used")
+    func spareWithAnotherHeaderIsNotUsed() async throws {
+        try await withTemporaryDirectory { directory in
+            let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
+            _ = try await storage.append(TestEvents.events(0..<2))
+            try await storage.closeOpenBatch()
+            try await storage.remove(try #require(try await storage.finishedBatches(limit: 1).first))
+            let spare = directory.appending(path: SpareBatchFile.fileName(sequence: 1, namespace: "src"))
+            try Data("XXXXXXX\n".utf8).write(to: spare)
+            _ = try await storage.append(TestEvents.events(2..<4))
+            #expect(!FileManager.default.fileExists(atPath: spare.path))
+            let open = directory.appending(path: StorageFiles.name("src", 2, open: true))
+            #expect(try Data(contentsOf: open).prefix(BatchRecordFormat.magic.count) == Data(BatchRecordFormat.magic))
+            try await storage.closeOpenBatch()
+            await storage.close()
+            let reopened = try BinobanFileEventStorage(directory: directory, namespace: "src")
+            #expect(try await TestEvents.storedIndices(reopened) == [2, 3])
+        }
+    }
+
     @Test("spare names: only `<namespace>-<20 digits>.spare` of this namespace")
     func spareNames() {
         let name = SpareBatchFile.fileName(sequence: 12, namespace: "src")

@@ -43,11 +43,15 @@ struct PipelineTimers<Instant: InstantProtocol>: Sendable, Equatable where Insta
         summary = nil
     }
 
-    /// The earliest deadline among these timers (the summaries' only with `summaries`) and `others`.
-    func next(summaries: Bool, _ others: Instant?...) -> Instant? {
-        var deadlines = others.compactMap { $0 }
-        if let interval { deadlines.append(interval) }
-        if summaries, let summary { deadlines.append(summary) }
-        return deadlines.min()
+    /// The earliest deadline among these timers (the summaries' only with `summaries`), `gate` and `shutdown`.
+    /// Asked each time the loop parks: compared one by one, without the array a variadic list would allocate.
+    func next(summaries: Bool, _ gate: Instant? = nil, _ shutdown: Instant? = nil) -> Instant? {
+        Self.earlier(Self.earlier(gate, shutdown), Self.earlier(interval, summaries ? summary : nil))
+    }
+
+    private static func earlier(_ first: Instant?, _ second: Instant?) -> Instant? {
+        guard let first else { return second }
+        guard let second else { return first }
+        return min(first, second)
     }
 }

@@ -356,7 +356,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             countedBytesPerEvent: { size, _ in size + BatchRecordFormat.recordHeaderBytes },
             isOversize: { $0 >= limits.maxEventBytes || $0 + limits.envelopeOverheadBytes >= limits.maxBatchBytes }
         )
-        return forecast.fittingPrefix(of: events.lazy.map(\.count))
+        // A closure, not the key path `\.count`: a key path is applied through the runtime for every event.
+        return forecast.fittingPrefix(of: events.lazy.map { $0.count })
     }
 
     /// Finishes the open batch, if it holds any event, so that it becomes uploadable; returns the batches that
@@ -566,6 +567,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         var sequence: UInt64 = 0
         var descriptor: Int32 = -1
         var name = ""
+        // A reused spare holds the header already (Decision 0232): it is not written again.
+        var headerWritten = false
         while true {
             sequence = nextSequence
             guard sequence <= BatchFileName.maximumSequence else {
@@ -578,7 +581,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
                 if let spare {
                     self.spare = nil
                     do {
-                        descriptor = try files.reuseSpare(spare, as: name, length: BatchRecordFormat.magic.count)
+                        descriptor = try files.reuseSpare(spare, as: name, header: BatchRecordFormat.magic)
+                        headerWritten = true
                         break
                     } catch {
                         // The name is taken: the spare waits for the next sequence. Any other failure: a new file.
@@ -607,7 +611,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             }
         }
         do {
-            try files.writeAll(descriptor, BatchRecordFormat.magic, name: name)
+            if !headerWritten { try files.writeAll(descriptor, BatchRecordFormat.magic, name: name) }
         } catch {
             closeDescriptor(descriptor)
             try? files.removeIfPresent(name)

@@ -26,12 +26,21 @@ final class NamespaceLock: Sendable {
     let directory: String
     /// The lock file's name in the directory.
     let fileName: String
+    /// The lock file's path, built once: ``isInPlace`` looks it up at every batch the storage finishes.
+    private let path: String
+    /// The locked file's device and inode, read when it was locked: the descriptor keeps the inode alive, so no other
+    /// file can take its number while the lock is held, and a name that still leads to it is the locked file.
+    private let device: dev_t
+    private let inode: ino_t
     /// The locked descriptor; `nil` once released.
     private let descriptor: LockedValue<Int32?>
 
-    private init(directory: String, fileName: String, descriptor: Int32) {
+    private init(directory: String, fileName: String, descriptor: Int32, device: dev_t, inode: ino_t) {
         self.directory = directory
         self.fileName = fileName
+        path = directory + "/" + fileName
+        self.device = device
+        self.inode = inode
         self.descriptor = LockedValue(descriptor)
     }
 
@@ -101,7 +110,8 @@ final class NamespaceLock: Sendable {
             }
             throw failure(.directoryUnusable, "the storage directory \(path) cannot be locked (\(name))", number)
         }
-        return NamespaceLock(directory: path, fileName: name, descriptor: descriptor)
+        return NamespaceLock(
+            directory: path, fileName: name, descriptor: descriptor, device: info.st_dev, inode: info.st_ino)
     }
 
     /// Whether the lock is still held by this object.
@@ -109,15 +119,15 @@ final class NamespaceLock: Sendable {
 
     /// Whether the locked file is still the one named `<namespace>.lock` in the directory: `false` once the lock
     /// file or its directory was removed (or replaced), when the lock no longer keeps anyone else out.
+    ///
+    /// One `lstat` of the name, compared with the locked file's device and inode read when it was locked (the storage
+    /// asks at every batch it finishes; an `fstat` of the descriptor each time told nothing more).
     var isInPlace: Bool {
         descriptor.withLock { held -> Bool in
-            guard let held else { return false }
-            var locked = stat()
+            guard held != nil else { return false }
             var named = stat()
-            guard fstat(held, &locked) == 0, locked.st_nlink > 0,
-                lstat(directory + "/" + fileName, &named) == 0
-            else { return false }
-            return locked.st_dev == named.st_dev && locked.st_ino == named.st_ino
+            guard lstat(path, &named) == 0 else { return false }
+            return named.st_dev == device && named.st_ino == inode
         }
     }
 

@@ -13,6 +13,9 @@ import Darwin
 struct POSIXFileSystem: Sendable {
     /// The storage directory, without a trailing slash.
     let directory: String
+    /// The effective user, read once: the owner the hot paths (each batch turnover, each read back) check files
+    /// against, without a `geteuid` call each time.
+    let effectiveUser: uid_t = geteuid()
 
     /// The absolute or relative path of `name` in the directory.
     func path(_ name: String) -> String {
@@ -47,7 +50,7 @@ struct POSIXFileSystem: Sendable {
     /// `lstat`. One system call.
     func ownRegularFileSize(_ name: String) -> Int? {
         var info = stat()
-        guard lstat(path(name), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid() else {
+        guard lstat(path(name), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == effectiveUser else {
             return nil
         }
         return Int(clamping: info.st_size)

@@ -59,15 +59,20 @@ extension POSIXFileSystem {
         return true
     }
 
-    /// Gives the spare file the name `name` and opens it for reading and writing, at offset 0; fails with `EEXIST`
-    /// when `name` is taken (as ``createExclusive(_:)``), and when the spare is no longer a regular file of the
-    /// effective user of `length` bytes (it is then deleted). The spare's own name is removed on success.
-    func reuseSpare(_ spare: String, as name: String, length: Int) throws(BinobanFileStorageError) -> Int32 {
-        let descriptor = retryingOnInterrupt { open(path(spare), O_RDWR | O_NOFOLLOW | O_CLOEXEC) }
+    /// Gives the spare file the name `name` and opens it for reading and appending; fails with `EEXIST` when
+    /// `name` is taken (as ``createExclusive(_:)``), and when the spare is no longer a regular file of the
+    /// effective user holding exactly `header` (it is then deleted). The spare's own name is removed on success.
+    ///
+    /// The spare still holds its batch's header (``keepAsSpare(_:as:length:)`` cut the file after it), so the new
+    /// batch's header is not written again: the descriptor appends (`O_APPEND`), and the batch's first records go
+    /// after the header. The header is read back to check it (a `pread` of the page cache), which costs less than
+    /// writing it (a `write` updates the file's times and the journal).
+    func reuseSpare(_ spare: String, as name: String, header: [UInt8]) throws(BinobanFileStorageError) -> Int32 {
+        let descriptor = retryingOnInterrupt { open(path(spare), O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC) }
         guard descriptor >= 0 else { throw failure("open", spare) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid(),
-            info.st_size == length
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == effectiveUser,
+            info.st_size == header.count, Self.holds(descriptor, exactly: header)
         else {
             close(descriptor)
             try? removeIfPresent(spare)
@@ -80,6 +85,17 @@ extension POSIXFileSystem {
         }
         _ = unlink(path(spare))
         return descriptor
+    }
+
+    /// Whether the file open at `descriptor` starts with `bytes` (read without moving its offset).
+    private static func holds(_ descriptor: Int32, exactly bytes: [UInt8]) -> Bool {
+        var found = [UInt8](repeating: 0, count: bytes.count)
+        let count = found.count
+        let got = found.withUnsafeMutableBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            return retryingOnInterrupt { pread(descriptor, base, count, 0) }
+        }
+        return got == count && found == bytes
     }
 
     /// `truncate(2)` (the method ``truncate(_:to:name:)`` hides the C function's name here).
