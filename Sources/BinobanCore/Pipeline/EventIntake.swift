@@ -177,12 +177,10 @@ final class EventIntake: Sendable {
     /// instance's identity). Returns `nil`, taking and counting nothing, when the identity changed since the
     /// snapshot was taken: the caller encodes again against the new one. Otherwise as ``accept(_:)``.
     func accept(_ event: EncodedEvent, against snapshot: EncodingSnapshot?) -> Bool? {
-        let (handed, stale) = state.withLock { state -> (Handed?, [QueuedEvent]) in
-            if let snapshot, state.snapshot !== snapshot { return (nil, []) }
-            let stale = Self.takeStaleForRecycling(&state)
-            return (Self.hand({ _ in .encoded(event) }, in: &state), stale)
+        let handed = state.withLock { state -> Handed? in
+            if let snapshot, state.snapshot !== snapshot { return nil }
+            return Self.hand({ _ in .encoded(event) }, in: &state)
         }
-        recycleOutsideTheLock(stale)
         guard let handed else { return nil }
         return finish(handed)
     }
@@ -191,12 +189,7 @@ final class EventIntake: Sendable {
     /// `false` when paused (counted), closed, or full under ``Overflow/dropNewest`` (counted).
     @discardableResult
     func accept(_ build: (IdentityState) -> PendingEvent) -> Bool {
-        let (handed, stale) = state.withLock { state -> (Handed, [QueuedEvent]) in
-            let stale = Self.takeStaleForRecycling(&state)
-            return (Self.hand(build, in: &state), stale)
-        }
-        recycleOutsideTheLock(stale)
-        return finish(handed)
+        finish(state.withLock { Self.hand(build, in: &$0) })
     }
 
     /// What a caller that does not await room does with its event (``acceptUnlessCallerEncodes(_:)``).
@@ -214,17 +207,15 @@ final class EventIntake: Sendable {
     /// nothing; otherwise does what ``accept(_:)`` does. A caller that does not await room pays one lock per event
     /// while the loop keeps up (``encodingSnapshot(awaitsRoom:)`` then ``accept(_:)`` took two).
     func acceptUnlessCallerEncodes(_ build: (IdentityState) -> PendingEvent) -> Handover {
-        let (handed, snapshot, stale) = state.withLock { state -> (Handed?, EncodingSnapshot?, [QueuedEvent]) in
+        let (handed, snapshot) = state.withLock { state -> (Handed?, EncodingSnapshot?) in
             if let snapshot = state.snapshot,
                 state.admission.callerEncodes(
                     queued: state.liveCount, lastDrain: state.lastDrainCount, awaitsRoom: false)
             {
-                return (nil, snapshot, [])
+                return (nil, snapshot)
             }
-            let stale = Self.takeStaleForRecycling(&state)
-            return (Self.hand(build, in: &state), nil, stale)
+            return (Self.hand(build, in: &state), nil)
         }
-        recycleOutsideTheLock(stale)
         if let handed { return .handled(finish(handed)) }
         // `handed` is nil only when a snapshot was returned.
         return snapshot.map(Handover.encode) ?? .handled(false)
@@ -262,32 +253,6 @@ final class EventIntake: Sendable {
         if handed.wake { signal() }
         if handed.pace { yieldProcessor() }
         return handed.accepted
-    }
-
-    /// Takes the drained buffer the loop handed back (``recycle(_:)``) when it is due to become the spare, so that
-    /// the caller frees its events after letting the lock go: a buffer holds up to
-    /// ``recycledCapacityLimit`` events, and freeing them under the lock kept every other producer waiting.
-    @inline(__always)
-    static func takeStaleForRecycling(_ state: inout State) -> [QueuedEvent] {
-        guard !state.stale.isEmpty, state.spare.capacity == 0 else { return [] }
-        let stale = state.stale
-        state.stale = []
-        return stale
-    }
-
-    /// Frees the events of a buffer taken by ``takeStaleForRecycling(_:)`` and makes it the spare, unless a drain
-    /// meanwhile found the spare missing and another buffer took its place (then this one is freed).
-    @inline(__always)
-    private func recycleOutsideTheLock(_ stale: consuming [QueuedEvent]) {
-        var emptied = stale
-        guard emptied.capacity > 0 else { return }
-        emptied.removeAll(keepingCapacity: true)
-        let unused = state.withLock { state -> [QueuedEvent] in
-            guard state.spare.capacity == 0 else { return emptied }
-            state.spare = emptied
-            return []
-        }
-        _ = unused
     }
 
     /// What became of an event handed over by ``acceptWaitingForRoom(awaited:_:)``.

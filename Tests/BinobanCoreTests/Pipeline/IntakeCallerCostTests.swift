@@ -6,8 +6,7 @@ import Testing
 @testable import BinobanCore
 
 /// The caller's side of the intake made cheaper without changing what it decides: one lock for a structured
-/// hand-over, a drained buffer's events freed outside the lock (or on the loop, for small drains), and the blank-id
-/// check of server calls.
+/// hand-over, a small drained buffer's events freed on the loop, and the blank-id check of server calls.
 @Suite("Intake: what a caller pays")
 struct IntakeCallerCostTests {
     static let identity = IdentityState(
@@ -126,7 +125,7 @@ struct IntakeCallerCostTests {
         #expect(intake.take().events.compactMap(\.structured?.name) == ["next"])
     }
 
-    @Test("A large drained buffer goes back with its events; the next caller empties it outside the lock")
+    @Test("A large drained buffer goes back with its events; the next caller empties it and makes it the spare")
     func largeDrainFreedByACaller() {
         let intake = Self.makeIntake(capacity: 1_000, callerEncodingDepth: 10_000)
         let count = EventIntake.loopFreedDrainLimit + 1
@@ -136,7 +135,7 @@ struct IntakeCallerCostTests {
         intake.recycle(drain.buffer)
         drain.buffer = []
         #expect(intake.state.withLock { $0.stale.count } == count)
-        // The next caller takes the stale buffer, frees its events, and installs it as the spare.
+        // The next caller frees the stale buffer's events and makes it the spare.
         intake.accept { Self.event("next", $0) }
         let (spareCount, spareCapacity, staleCount) = intake.state.withLock {
             ($0.spare.count, $0.spare.capacity, $0.stale.count)
