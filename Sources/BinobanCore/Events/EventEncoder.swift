@@ -151,7 +151,7 @@ struct EventEncoder: Sendable {
             bytes.append(contentsOf: #","anonymousId":"#.utf8)
             UnsortedJSONWriter.appendString(anonymousId, to: &bytes)
         }
-        if let userId = event.userId, !userId.trimmingWhitespace().isEmpty {
+        if let userId = event.userId, !EventIdentityRule.isBlank(userId) {
             bytes.append(contentsOf: #","userId":"#.utf8)
             UnsortedJSONWriter.appendString(userId, to: &bytes)
         }
@@ -259,7 +259,7 @@ struct EventEncoder: Sendable {
             bytes.append(contentsOf: #","anonymousId":"#.utf8)
             UnsortedJSONWriter.appendString(anonymousId, to: &bytes)
         }
-        if let userId = event.userId, event.kind == .alias || !userId.trimmingWhitespace().isEmpty {
+        if let userId = event.userId, event.kind == .alias || !EventIdentityRule.isBlank(userId) {
             bytes.append(contentsOf: #","userId":"#.utf8)
             UnsortedJSONWriter.appendString(userId, to: &bytes)
         }

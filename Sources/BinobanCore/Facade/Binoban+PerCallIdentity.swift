@@ -35,13 +35,14 @@ extension Binoban {
         let intake = runtime.intake
         var accepted: Bool?
         while accepted == nil {
-            guard let snapshot = intake.encodingSnapshot(awaitsRoom: false) else {
-                accepted = intake.accept(event.make)
-                break
+            switch intake.acceptUnlessCallerEncodes(event.make) {
+            case .handled(let taken):
+                accepted = taken
+            case .encode(let snapshot):
+                let (encoded, usedIdentity) = event.encode(with: snapshot)
+                // `nil`: the instance's identity, which this event carries, changed meanwhile; ask again.
+                accepted = intake.accept(encoded, against: usedIdentity ? snapshot : nil)
             }
-            let (encoded, usedIdentity) = event.encode(with: snapshot)
-            // `nil`: the instance's identity, which this event carries, changed meanwhile; encode again.
-            accepted = intake.accept(encoded, against: usedIdentity ? snapshot : nil)
         }
         if debugLogIsOn {
             debugLog.event(

@@ -361,22 +361,24 @@ public final class Binoban: Sendable {
         let intake = runtime.intake
         var accepted: Bool?
         while accepted == nil {
-            guard let snapshot = intake.encodingSnapshot(awaitsRoom: false) else {
-                // The loop keeps up (Decision 0221), stages are installed, or the pipeline has not started: the loop
-                // encodes the structured event.
-                accepted = intake.accept { current in
-                    PendingEvent(
-                        kind: kind, name: name, payload: payload, messageId: messageId, timestampMillis: now,
-                        anonymousId: current.anonymousId, userId: current.userId, deviceToken: current.deviceToken)
-                }
-                break
+            // The loop keeps up (Decision 0221), stages are installed, or the pipeline has not started: the intake
+            // takes the structured event, which the loop encodes, under the same lock that decided so.
+            let handover = intake.acceptUnlessCallerEncodes { current in
+                PendingEvent(
+                    kind: kind, name: name, payload: payload, messageId: messageId, timestampMillis: now,
+                    anonymousId: current.anonymousId, userId: current.userId, deviceToken: current.deviceToken)
             }
-            let json = snapshot.encodeMobile(
-                kind, name: name, payload: payload, messageId: messageId, timestampMillis: now)
-            // `nil`: the identity changed while this caller encoded; encode again with the new one.
-            accepted = intake.accept(
-                EncodedEvent(json: json, messageId: EventMessageID(generated: messageId), isAwaited: false),
-                against: snapshot)
+            switch handover {
+            case .handled(let taken):
+                accepted = taken
+            case .encode(let snapshot):
+                let json = snapshot.encodeMobile(
+                    kind, name: name, payload: payload, messageId: messageId, timestampMillis: now)
+                // `nil`: the identity changed while this caller encoded; ask again with the new one.
+                accepted = intake.accept(
+                    EncodedEvent(json: json, messageId: EventMessageID(generated: messageId), isAwaited: false),
+                    against: snapshot)
+            }
         }
         if debugLogIsOn {
             debugLog.event(kind, name: name, fieldCount: payload.objectValue?.count ?? 0, accepted: accepted ?? false)

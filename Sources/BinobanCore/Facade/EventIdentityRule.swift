@@ -13,8 +13,8 @@ enum EventIdentityRule {
     ) -> (anonymousId: String?, userId: String?) {
         guard let identity else { return (instance.anonymousId, instance.userId) }
         if kind == .alias { return (nil, identity.userId ?? "") }
-        let userId = identity.userId.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }
-        let anonymousId = identity.anonymousId.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }
+        let userId = identity.userId.flatMap { isBlank($0) ? nil : $0 }
+        let anonymousId = identity.anonymousId.flatMap { isBlank($0) ? nil : $0 }
         if anonymousId == nil, userId == nil { return (instance.anonymousId, nil) }
         return (anonymousId, userId)
     }
@@ -24,8 +24,19 @@ enum EventIdentityRule {
     static func usesInstance(for kind: PendingEvent.Kind, given identity: BinobanEventIdentity?) -> Bool {
         guard let identity else { return true }
         if kind == .alias { return false }
-        let userId = identity.userId.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }
-        let anonymousId = identity.anonymousId.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }
+        let userId = identity.userId.flatMap { isBlank($0) ? nil : $0 }
+        let anonymousId = identity.anonymousId.flatMap { isBlank($0) ? nil : $0 }
         return anonymousId == nil && userId == nil
+    }
+
+    /// Whether `id` is empty or white space only (`trimmingWhitespace().isEmpty`, without building the trimmed
+    /// string): asked twice per id of every server call, on the caller's thread. An id's first character settles
+    /// it for any real id, and an ASCII one without a look-up in the Unicode tables.
+    static func isBlank(_ id: String) -> Bool {
+        id.unicodeScalars.allSatisfy { scalar in
+            // Unicode's White_Space in ASCII: tab, line feed, vertical tab, form feed, carriage return, space.
+            scalar.isASCII
+                ? scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+        }
     }
 }

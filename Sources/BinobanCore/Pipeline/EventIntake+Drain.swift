@@ -69,10 +69,31 @@ extension EventIntake {
     /// kept, its capacity alone (56 bytes per event) would hold tens of megabytes long after the burst.
     static let recycledCapacityLimit = 8_192
 
-    /// Hands a drained buffer back for reuse. Pass the only reference: a caller then frees its events.
+    /// The most events of a drained buffer the loop frees itself (``recycle(_:)``). Events that come one at a time
+    /// arrive a few per drain (one or two at 200 events a second): freeing them cost the next caller about a
+    /// microsecond, cold, on the host's thread, while the loop has time to spare between its turns. A burst's
+    /// drains hold thousands, and those a caller frees: glibc frees far faster on the thread that allocated
+    /// (Decision 0206's addendum).
+    static let loopFreedDrainLimit = 64
+
+    /// Hands a drained buffer back for reuse. Pass the only reference: a caller then frees its events, unless the
+    /// buffer has room for at most ``loopFreedDrainLimit`` of them: then they are freed here, on the loop's thread,
+    /// and the caller finds an empty spare of the same capacity (a small allocation on the loop; a large buffer
+    /// that holds few events, after a burst, still goes to a caller, which empties it in place).
     func recycle(_ buffer: consuming [QueuedEvent]) {
         let kept = buffer
         guard kept.capacity <= Self.recycledCapacityLimit else { return }
+        if kept.capacity <= Self.loopFreedDrainLimit {
+            var spare: [QueuedEvent] = []
+            spare.reserveCapacity(kept.capacity)
+            let unused = state.withLock { state -> [QueuedEvent] in
+                guard state.spare.capacity == 0 else { return spare }
+                state.spare = spare
+                return []
+            }
+            _ = unused
+            return
+        }
         let unused = state.withLock { state -> [QueuedEvent] in
             guard state.stale.isEmpty, state.spare.capacity == 0 else { return kept }
             state.stale = kept

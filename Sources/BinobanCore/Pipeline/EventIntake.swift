@@ -177,35 +177,82 @@ final class EventIntake: Sendable {
     /// instance's identity). Returns `nil`, taking and counting nothing, when the identity changed since the
     /// snapshot was taken: the caller encodes again against the new one. Otherwise as ``accept(_:)``.
     func accept(_ event: EncodedEvent, against snapshot: EncodingSnapshot?) -> Bool? {
-        let (accepted, wake, pace) = state.withLock { state -> (Bool?, Bool, Bool) in
-            if let snapshot, state.snapshot !== snapshot { return (nil, false, false) }
-            let verdict = state.verdict(awaitsRoom: false)
-            guard Self.count(verdict, in: &state) else {
-                return (false, verdict != .closed && state.shouldSignal(), false)
-            }
-            Self.push(.encoded(event), verdict, into: &state)
-            return (true, state.shouldSignal(), state.admission.paces(queued: state.liveCount))
+        let handed = state.withLock { state -> Handed? in
+            if let snapshot, state.snapshot !== snapshot { return nil }
+            return Self.hand({ _ in .encoded(event) }, in: &state)
         }
-        if wake { signal() }
-        if pace { yieldProcessor() }
-        return accepted
+        guard let handed else { return nil }
+        return finish(handed)
     }
 
     /// Stamps and enqueues a structured event built from the current identity (the loop encodes it). Returns
     /// `false` when paused (counted), closed, or full under ``Overflow/dropNewest`` (counted).
     @discardableResult
     func accept(_ build: (IdentityState) -> PendingEvent) -> Bool {
-        let (accepted, wake, pace) = state.withLock { state -> (Bool, Bool, Bool) in
-            let verdict = state.verdict(awaitsRoom: false)
-            guard Self.count(verdict, in: &state) else {
-                return (false, verdict != .closed && state.shouldSignal(), false)
+        finish(state.withLock { Self.hand(build, in: &$0) })
+    }
+
+    /// What a caller that does not await room does with its event (``acceptUnlessCallerEncodes(_:)``).
+    enum Handover {
+        /// The intake decided under its lock: taken structured (`true`) or refused (`false`, counted as
+        /// ``accept(_:)`` counts).
+        case handled(Bool)
+        /// The caller encodes the event against this snapshot, outside the lock, and hands the bytes over with
+        /// ``accept(_:against:)``.
+        case encode(EncodingSnapshot)
+    }
+
+    /// The caller's side of ``IntakeAdmission/callerEncodes(queued:lastDrain:awaitsRoom:)`` and the structured
+    /// hand-over in one lock: when the caller is to encode, returns the snapshot to encode against and takes
+    /// nothing; otherwise does what ``accept(_:)`` does. A caller that does not await room pays one lock per event
+    /// while the loop keeps up (``encodingSnapshot(awaitsRoom:)`` then ``accept(_:)`` took two).
+    func acceptUnlessCallerEncodes(_ build: (IdentityState) -> PendingEvent) -> Handover {
+        let (handed, snapshot) = state.withLock { state -> (Handed?, EncodingSnapshot?) in
+            if let snapshot = state.snapshot,
+                state.admission.callerEncodes(
+                    queued: state.liveCount, lastDrain: state.lastDrainCount, awaitsRoom: false)
+            {
+                return (nil, snapshot)
             }
-            Self.push(.structured(build(state.identity)), verdict, into: &state)
-            return (true, state.shouldSignal(), state.admission.paces(queued: state.liveCount))
+            return (Self.hand(build, in: &state), nil)
         }
-        if wake { signal() }
-        if pace { yieldProcessor() }
-        return accepted
+        if let handed { return .handled(finish(handed)) }
+        // `handed` is nil only when a snapshot was returned.
+        return snapshot.map(Handover.encode) ?? .handled(false)
+    }
+
+    /// What the lock decided for one event, and what the caller does after letting it go.
+    struct Handed {
+        var accepted: Bool
+        var wake: Bool
+        var pace: Bool
+    }
+
+    /// Counts and queues one event under the lock (as ``count(_:in:)`` and ``push(_:_:into:)``); `make` builds it
+    /// from the current identity, only when it is taken.
+    @inline(__always)
+    private static func hand(_ make: (IdentityState) -> QueuedEvent, in state: inout State) -> Handed {
+        let verdict = state.verdict(awaitsRoom: false)
+        guard count(verdict, in: &state) else {
+            return Handed(accepted: false, wake: verdict != .closed && state.shouldSignal(), pace: false)
+        }
+        let event = make(state.identity)
+        push(event, verdict, into: &state)
+        return Handed(
+            accepted: true, wake: state.shouldSignal(), pace: state.admission.paces(queued: state.liveCount))
+    }
+
+    @inline(__always)
+    private static func hand(_ build: (IdentityState) -> PendingEvent, in state: inout State) -> Handed {
+        hand({ .structured(build($0)) }, in: &state)
+    }
+
+    /// Signals and paces after the lock is let go.
+    @inline(__always)
+    private func finish(_ handed: Handed) -> Bool {
+        if handed.wake { signal() }
+        if handed.pace { yieldProcessor() }
+        return handed.accepted
     }
 
     /// What became of an event handed over by ``acceptWaitingForRoom(awaited:_:)``.

@@ -50,6 +50,9 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         var wakeIsUrgent = false
         /// On the timer: how long after its first signal of work the current park ends.
         var signalDelay: Duration?
+        /// `signalDelay` in nanoseconds, worked out as the loop parks: the caller that arms the timer pays no
+        /// `Duration` arithmetic (128-bit, out of line) on its own thread.
+        var signalDelayNanoseconds = 0
         /// The timer is armed (by a signal, a wake, or a signal that came before the park) and was not read yet.
         var timerArmed = false
         /// The timer fired during the current park.
@@ -174,9 +177,9 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         if timer >= 0 {
             // Armed under the lock, so that the park's disarming at its end cannot overtake it.
             if urgent || (!state.holdsSignals && state.signalDelay == nil) {
-                armTimer(after: .zero)
-            } else if !state.holdsSignals, let delay = state.signalDelay, !state.timerArmed {
-                armTimer(after: delay)
+                armTimer(nanoseconds: 0)
+            } else if !state.holdsSignals, state.signalDelay != nil, !state.timerArmed {
+                armTimer(nanoseconds: state.signalDelayNanoseconds)
             }
             pthread_mutex_unlock(mutex)
             return
@@ -188,8 +191,13 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
 
     /// Arms the timer to fire `delay` from now (the mutex held).
     private func armTimer(after delay: Duration) {
+        armTimer(nanoseconds: Self.nanoseconds(delay))
+    }
+
+    /// Arms the timer to fire `nanoseconds` from now (the mutex held).
+    private func armTimer(nanoseconds: Int) {
         #if canImport(CLoopTimer)
-        _ = cloop_timer_arm(timer, Int64(Self.nanoseconds(delay)))
+        _ = cloop_timer_arm(timer, Int64(nanoseconds))
         state.timerArmed = true
         #endif
     }
@@ -205,10 +213,13 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         until deadline: ContinuousClock.Instant?, holdingSignals: Bool = false, signalDelay: Duration? = nil
     ) {
         let holds = holdingSignals && deadline != nil
+        let delay = holds || timer < 0 ? nil : signalDelay
+        let delayNanoseconds = delay.map(Self.nanoseconds) ?? 0
         pthread_mutex_lock(mutex)
         state.parked = true
         state.holdsSignals = holds
-        state.signalDelay = holds || timer < 0 ? nil : signalDelay
+        state.signalDelay = delay
+        state.signalDelayNanoseconds = delayNanoseconds
         if timer >= 0 {
             parkOnTimer(until: deadline)
         } else {
