@@ -221,7 +221,7 @@ final class BinobanRuntime: Sendable {
     }
 
     /// What an awaited flush asked for now counts its result from: the published figures (Decision 0234).
-    var flushBaseline: FlushResults.Baseline { FlushResults.Baseline(statistics.withLock { $0 }) }
+    var flushBaseline: FlushResults.Baseline { FlushResults.Baseline(publishedIn: statistics) }
 
     init(
         intake: EventIntake, waiters: FlushWaiters, outcomeWaiters: EventOutcomeWaiters, driver: any PipelineControl,

@@ -13,8 +13,8 @@ enum EventIdentityRule {
     ) -> (anonymousId: String?, userId: String?) {
         guard let identity else { return (instance.anonymousId, instance.userId) }
         if kind == .alias { return (nil, identity.userId ?? "") }
-        let userId = identity.userId.flatMap { isBlank($0) ? nil : $0 }
-        let anonymousId = identity.anonymousId.flatMap { isBlank($0) ? nil : $0 }
+        let userId = nonBlank(identity.userId)
+        let anonymousId = nonBlank(identity.anonymousId)
         if anonymousId == nil, userId == nil { return (instance.anonymousId, nil) }
         return (anonymousId, userId)
     }
@@ -24,9 +24,12 @@ enum EventIdentityRule {
     static func usesInstance(for kind: PendingEvent.Kind, given identity: BinobanEventIdentity?) -> Bool {
         guard let identity else { return true }
         if kind == .alias { return false }
-        let userId = identity.userId.flatMap { isBlank($0) ? nil : $0 }
-        let anonymousId = identity.anonymousId.flatMap { isBlank($0) ? nil : $0 }
-        return anonymousId == nil && userId == nil
+        return nonBlank(identity.anonymousId) == nil && nonBlank(identity.userId) == nil
+    }
+
+    /// `id`, unless it is missing or blank (``isBlank(_:)``).
+    private static func nonBlank(_ id: String?) -> String? {
+        id.flatMap { isBlank($0) ? nil : $0 }
     }
 
     /// Whether `id` is empty or white space only (`trimmingWhitespace().isEmpty`, without building the trimmed

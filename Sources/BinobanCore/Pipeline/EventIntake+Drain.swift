@@ -84,14 +84,15 @@ extension EventIntake {
         let kept = buffer
         guard kept.capacity <= Self.recycledCapacityLimit else { return }
         if kept.capacity <= Self.loopFreedDrainLimit {
+            // `kept`'s events are freed when it goes, here; a spare the intake already has frees this one, after
+            // the lock.
             var spare: [QueuedEvent] = []
             spare.reserveCapacity(kept.capacity)
-            let unused = state.withLock { state -> [QueuedEvent] in
+            _ = state.withLock { state -> [QueuedEvent] in
                 guard state.spare.capacity == 0 else { return spare }
                 state.spare = spare
                 return []
             }
-            _ = unused
             return
         }
         let unused = state.withLock { state -> [QueuedEvent] in

@@ -207,18 +207,26 @@ final class EventIntake: Sendable {
     /// nothing; otherwise does what ``accept(_:)`` does. A caller that does not await room pays one lock per event
     /// while the loop keeps up (``encodingSnapshot(awaitsRoom:)`` then ``accept(_:)`` took two).
     func acceptUnlessCallerEncodes(_ build: (IdentityState) -> PendingEvent) -> Handover {
-        let (handed, snapshot) = state.withLock { state -> (Handed?, EncodingSnapshot?) in
+        let decided = state.withLock { state -> Decided in
             if let snapshot = state.snapshot,
                 state.admission.callerEncodes(
                     queued: state.liveCount, lastDrain: state.lastDrainCount, awaitsRoom: false)
             {
-                return (nil, snapshot)
+                return .encode(snapshot)
             }
-            return (Self.hand(build, in: &state), nil)
+            return .handed(Self.hand(build, in: &state))
         }
-        if let handed { return .handled(finish(handed)) }
-        // `handed` is nil only when a snapshot was returned.
-        return snapshot.map(Handover.encode) ?? .handled(false)
+        switch decided {
+        case .handed(let handed): return .handled(finish(handed))
+        case .encode(let snapshot): return .encode(snapshot)
+        }
+    }
+
+    /// What the lock decided in ``acceptUnlessCallerEncodes(_:)``: the event was handed over (signal and pace after
+    /// the lock), or the caller encodes it first.
+    private enum Decided {
+        case handed(Handed)
+        case encode(EncodingSnapshot)
     }
 
     /// What the lock decided for one event, and what the caller does after letting it go.

@@ -3,10 +3,10 @@
 ///
 /// The loop runs on a thread of its own (``LoopThread``), which the default file storage shares, so storage calls
 /// are made inline, in order, one at a time. Uploads are the only concurrent work: each runs in a task of its own
-/// (started on the loop's thread, Docs/Decisions/0227) and posts its answer to the loop's ``LoopInbox``. Between turns the loop waits on one thing: the thread's park,
-/// which ends on a post, on the intake's signal, or at the machine's next deadline (the park's timeout on the real
-/// clocks; on any other clock, such as a test's manual clock, a sleeping task wakes it). A turn takes everything
-/// pending. Figures are published when they changed. When events come one at a time the loop gathers a few
+/// (started on the loop's thread, Docs/Decisions/0227) and posts its answer to the loop's ``LoopInbox``. Between
+/// turns the loop waits on one thing: the thread's park, which ends on a post, on the intake's signal, or at the
+/// machine's next deadline (the park's timeout on the real clocks; on any other clock, such as a test's manual
+/// clock, a sleeping task wakes it). A turn takes everything pending. Figures are published when they changed. When events come one at a time the loop gathers a few
 /// milliseconds of them into one turn, window after window while they keep coming (``LoopGathering``,
 /// Docs/Decisions/0230).
 actor PipelineLoop: PipelineControl {
@@ -81,7 +81,7 @@ actor PipelineLoop: PipelineControl {
         // has passed starts no request (Decision 0235).
         let result = await waiters.waitIgnoringCancellation(id: id) {
             inbox.post(.stop(deadline: stopAt))
-            if !intake.requestFlush(waiterID: id, baseline: FlushResults.Baseline(statistics.withLock { $0 })) {
+            if !intake.requestFlush(waiterID: id, baseline: FlushResults.Baseline(publishedIn: statistics)) {
                 waiters.resume(id, with: BinobanFlushResult(outcome: .interrupted))
             }
             intake.close()

@@ -48,11 +48,9 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         var wakeRequested = false
         /// That wake must end even a park that holds signals.
         var wakeIsUrgent = false
-        /// On the timer: how long after its first signal of work the current park ends.
-        var signalDelay: Duration?
-        /// `signalDelay` in nanoseconds, worked out as the loop parks: the caller that arms the timer pays no
-        /// `Duration` arithmetic (128-bit, out of line) on its own thread.
-        var signalDelayNanoseconds = 0
+        /// On the timer: how long after its first signal of work the current park ends, in nanoseconds (worked out
+        /// as the loop parks: the caller that arms the timer pays no `Duration` arithmetic on its own thread).
+        var signalDelayNanoseconds: Int?
         /// The timer is armed (by a signal, a wake, or a signal that came before the park) and was not read yet.
         var timerArmed = false
         /// The timer fired during the current park.
@@ -176,10 +174,10 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         }
         if timer >= 0 {
             // Armed under the lock, so that the park's disarming at its end cannot overtake it.
-            if urgent || (!state.holdsSignals && state.signalDelay == nil) {
+            if urgent || (!state.holdsSignals && state.signalDelayNanoseconds == nil) {
                 armTimer(nanoseconds: 0)
-            } else if !state.holdsSignals, state.signalDelay != nil, !state.timerArmed {
-                armTimer(nanoseconds: state.signalDelayNanoseconds)
+            } else if !state.holdsSignals, let delay = state.signalDelayNanoseconds, !state.timerArmed {
+                armTimer(nanoseconds: delay)
             }
             pthread_mutex_unlock(mutex)
             return
@@ -187,11 +185,6 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         let signal = state.waiting && (urgent || !state.holdsSignals)
         pthread_mutex_unlock(mutex)
         if signal { pthread_cond_broadcast(condition) }
-    }
-
-    /// Arms the timer to fire `delay` from now (the mutex held).
-    private func armTimer(after delay: Duration) {
-        armTimer(nanoseconds: Self.nanoseconds(delay))
     }
 
     /// Arms the timer to fire `nanoseconds` from now (the mutex held).
@@ -213,13 +206,11 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         until deadline: ContinuousClock.Instant?, holdingSignals: Bool = false, signalDelay: Duration? = nil
     ) {
         let holds = holdingSignals && deadline != nil
-        let delay = holds || timer < 0 ? nil : signalDelay
-        let delayNanoseconds = delay.map(Self.nanoseconds) ?? 0
+        let delay = holds || timer < 0 ? nil : signalDelay.map(Self.nanoseconds)
         pthread_mutex_lock(mutex)
         state.parked = true
         state.holdsSignals = holds
-        state.signalDelay = delay
-        state.signalDelayNanoseconds = delayNanoseconds
+        state.signalDelayNanoseconds = delay
         if timer >= 0 {
             parkOnTimer(until: deadline)
         } else {
@@ -229,7 +220,7 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         state.wakeIsUrgent = false
         state.parked = false
         state.holdsSignals = false
-        state.signalDelay = nil
+        state.signalDelayNanoseconds = nil
         pthread_mutex_unlock(mutex)
     }
 
@@ -254,12 +245,14 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
     private func parkOnTimer(until deadline: ContinuousClock.Instant?) {
         #if canImport(CLoopTimer)
         // A signal of work that came before the park: its delay runs from now.
-        if state.wakeRequested, !state.wakeIsUrgent, !state.holdsSignals, let delay = state.signalDelay {
-            armTimer(after: delay)
+        if state.wakeRequested, !state.wakeIsUrgent, !state.holdsSignals, let delay = state.signalDelayNanoseconds {
+            armTimer(nanoseconds: delay)
         }
         while true {
             if state.wakeRequested, state.wakeIsUrgent { break }
-            if state.wakeRequested, !state.holdsSignals, state.signalDelay == nil || state.timerFired { break }
+            if state.wakeRequested, !state.holdsSignals, state.signalDelayNanoseconds == nil || state.timerFired {
+                break
+            }
             var timeout = -1
             if let deadline {
                 let left = ContinuousClock.now.duration(to: deadline)

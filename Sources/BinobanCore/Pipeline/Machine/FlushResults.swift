@@ -14,6 +14,11 @@ struct FlushResults: Sendable, Equatable {
         var rejectedBatches: Int
         var rejectedEvents: Int
 
+        /// The figures published now (what ``Binoban/statistics`` reads): an awaited flush's ticket carries them.
+        init(publishedIn statistics: LockedValue<BinobanStatistics>) {
+            self.init(statistics.withLock { $0 })
+        }
+
         init(_ statistics: BinobanStatistics) {
             uploadedBatches = statistics.uploadedBatches
             uploadedEvents = statistics.uploadedEvents
