@@ -399,7 +399,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         if let body = recent.body(of: batch.sequence, eventCount: finished[index].eventCount),
             files.ownRegularFileSize(name) == finished[index].fileBytes
         {
-            return BinobanStoredBatch(id: batch, events: body.events, eventCount: body.eventCount)
+            return BinobanStoredBatch(id: batch, events: Data(body.events), eventCount: body.eventCount)
         }
         let readLimit = BatchRecordFormat.readLimit(maxBatchBytes: limits.maxBatchBytes)
         guard let (bytes, _) = try files.readRegularFile(name, maxBytes: readLimit) else {
@@ -414,7 +414,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             dropFromIndex(at: index)
             throw BinobanFileStorageError(code: .corruptBatch, message: "\(name) holds no intact event; deleted")
         }
-        return BinobanStoredBatch(id: batch, events: body.events, eventCount: body.eventCount)
+        return BinobanStoredBatch(id: batch, events: Data(body.events), eventCount: body.eventCount)
     }
 
     /// Deletes a finished batch. Removing a batch that is already gone (or was never finished) does nothing.

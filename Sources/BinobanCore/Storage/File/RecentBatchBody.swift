@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The upload body of the newest batch, kept in memory while it is written and after it is finished, so that the
 /// batch an upload reads next (when events come one at a time, the one just finished) needs no file read: no
 /// open, `fstat`, `read` and `close`, and no checksum pass over bytes this process wrote a moment ago.
@@ -19,7 +13,9 @@ struct RecentBatchBody {
 
     struct Body {
         var sequence: UInt64
-        var events = Data()
+        /// The events joined by commas. Bytes, not `Data`: an append per write is a plain copy (a `Data` append
+        /// went through its generic sequence path), and the one read per batch makes the `Data` once.
+        var events: [UInt8] = []
         var eventCount = 0
     }
 
