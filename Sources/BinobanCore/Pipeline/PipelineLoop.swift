@@ -34,6 +34,8 @@ actor PipelineLoop: PipelineControl {
     private var timer = DeadlineTimer()
     /// When the loop lets events gather before it takes them (real clocks only).
     private var gathering: LoopGathering
+    /// The gathering window in nanoseconds, the signal delay of the loop's parks where the thread delays signals.
+    private let windowNanoseconds: Int
     private var outputs: PipelineOutputs
     /// What was published last, to publish only changes.
     private var published: (statistics: BinobanStatistics, oldest: PipelineInstant?)?
@@ -45,6 +47,7 @@ actor PipelineLoop: PipelineControl {
         thread = LoopThread(label: "binoban.loop.\(parts.instanceId)")
         inbox = LoopInbox(thread: thread)
         gathering = LoopGathering(delaysSignals: thread.delaysSignals)
+        windowNanoseconds = LoopThread.nanoseconds(gathering.window)
         machine = PipelineMachine(rules: parts.rules, settings: parts.intake.settings)
         outputs = PipelineOutputs(parts: parts)
     }
@@ -184,13 +187,21 @@ actor PipelineLoop: PipelineControl {
         }
         // The deadline is the park's timeout; a gathering park ends at its window or the deadline, if sooner, and a
         // park with a signal delay one window after the intake's first signal.
+        if gathering.delaysSignals {
+            // Every park is an idle one with the window as its signal delay (but after a burst), timed in plain
+            // nanoseconds: no clock instant of the standard library on the loop's usual path.
+            let timeout = deadline.map { LoopThread.nanoseconds(clock.now().duration(to: $0)) }
+            let delay = gathering.parkDelaysSignals() ? windowNanoseconds : nil
+            thread.park(timeoutNanoseconds: timeout, signalDelayNanoseconds: delay)
+            return
+        }
         let until = deadline.map { clock.continuousInstant(of: $0) }
         let plan = gathering.park(now: .now, deadline: until)
         thread.park(until: plan.until, holdingSignals: plan.holdsSignals, signalDelay: plan.signalDelay)
         // Woken by the intake alone from an idle park: gather what comes in the next window into the same turn (the
         // intake does not signal again until it is drained, and a gathering park holds its signals, so callers pay
         // no wake-up meanwhile).
-        guard !plan.holdsSignals, !gathering.delaysSignals else { return }
+        guard !plan.holdsSignals else { return }
         let byIntakeAlone = machine.writeStage == .idle && inbox.holdsOnlyIntakeWork
         if let gather = gathering.wokeFromIdle(now: .now, deadline: until, byIntakeAlone: byIntakeAlone) {
             thread.park(until: gather.until, holdingSignals: true)
@@ -211,7 +222,10 @@ actor PipelineLoop: PipelineControl {
             // wait for the turn's end to stop the requests the machine would issue. The machine lists an input's
             // requests before its storage calls, so none starts after a call the stop came during (Decision 0235).
             if inbox.holdsStop { inputs.insert(contentsOf: inbox.take(), at: next) }
-            let input = inputs[next]
+            // Moved out, not copied: a copy retains every buffer the input holds (a drain's events, a report's
+            // arrays) and releases them again; the slot keeps a payload-free input until the buffer is emptied.
+            var input = Input.timerFired
+            swap(&input, &inputs[next])
             next += 1
             if case .answered(let id, _, _, _) = input { uploads[id] = nil }
             if case .noAnswer(let id, _, _) = input { uploads[id] = nil }

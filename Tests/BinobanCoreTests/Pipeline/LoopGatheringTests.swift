@@ -73,6 +73,28 @@ struct LoopGatheringTests {
         #expect(next.signalDelay == (delaysSignals ? window : nil))
     }
 
+    @Test("The loop's instant-free question gives the plan's signal delay, burst or not", arguments: [false, true])
+    func parkDelaysSignalsMatchesThePlan(delaysSignals: Bool) {
+        var asked = LoopGathering(window: window, delaysSignals: delaysSignals)
+        var planned = asked
+        for drain in [1, LoopGathering.burstDrain, LoopGathering.burstDrain - 1, 2 * LoopGathering.burstDrain] {
+            asked.turnBegan(withIntakeWork: true)
+            planned.turnBegan(withIntakeWork: true)
+            asked.drained(events: drain)
+            planned.drained(events: drain)
+            let plan = planned.park(now: at(0), deadline: at(30_000))
+            let delays = asked.parkDelaysSignals()
+            if delaysSignals {
+                #expect(delays == (plan.signalDelay != nil))
+                #expect(asked == planned)
+            } else {
+                // Where the thread does not delay signals the loop never asks; the answer is no, the plan's delay none.
+                #expect(!delays)
+                #expect(plan.signalDelay == nil)
+            }
+        }
+    }
+
     @Test("A window never outlasts the loop's deadline")
     func windowEndsAtDeadline() {
         var gathering = LoopGathering(window: window, delaysSignals: false)

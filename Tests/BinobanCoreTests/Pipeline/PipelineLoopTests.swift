@@ -157,6 +157,42 @@ struct PipelineLoopTests {
         thread.stop()
     }
 
+    @Test("The loop's park in nanoseconds keeps its timeout, its signal delay, and ends at once on a wake")
+    func nanosecondParkKeepsTheSameRules() async throws {
+        let thread = LoopThread(label: "test.loop")
+        let clock = ContinuousClock()
+        let hour = 3_600_000_000_000
+        // Nothing comes: the park lasts its 20 ms timeout.
+        var start = clock.now
+        thread.park(timeoutNanoseconds: 20_000_000, signalDelayNanoseconds: nil)
+        #expect(clock.now >= start.advanced(by: .milliseconds(20)))
+        // A timeout that has passed returns at once; so does a wake, whatever the timeout and delay.
+        start = clock.now
+        thread.park(timeoutNanoseconds: -5, signalDelayNanoseconds: hour)
+        thread.wake()
+        thread.park(timeoutNanoseconds: hour, signalDelayNanoseconds: hour)
+        #expect(clock.now < start.advanced(by: .seconds(3600)))
+        // A signal of work without a delay ends the park at once.
+        start = clock.now
+        thread.signalWork()
+        thread.park(timeoutNanoseconds: hour, signalDelayNanoseconds: nil)
+        #expect(clock.now < start.advanced(by: .seconds(3600)))
+        try #require(thread.delaysSignals || !isLinux)
+        if thread.delaysSignals {
+            // A signal an hour's delay away does not end the park before its 20 ms timeout; with a 2 ms delay it
+            // ends the park 2 ms after it came.
+            start = clock.now
+            thread.signalWork()
+            thread.park(timeoutNanoseconds: 20_000_000, signalDelayNanoseconds: hour)
+            #expect(clock.now >= start.advanced(by: .milliseconds(20)))
+            start = clock.now
+            thread.signalWork()
+            thread.park(timeoutNanoseconds: nil, signalDelayNanoseconds: 2_000_000)
+            #expect(clock.now >= start.advanced(by: .milliseconds(2)))
+        }
+        thread.stop()
+    }
+
     @Test("On Linux the loop's thread has a name of its own")
     func loopThreadIsNamed() async throws {
         #if os(Linux)

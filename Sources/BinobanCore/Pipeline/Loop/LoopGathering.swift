@@ -79,6 +79,17 @@ struct LoopGathering: Equatable {
         return gatheringPark(now: now, deadline: deadline)
     }
 
+    /// Where the thread delays signals: whether the next park delays them by ``window`` (no, after a burst). The
+    /// plan ``park(now:deadline:)`` makes there, without instants: the loop then parks on its deadline alone.
+    mutating func parkDelaysSignals() -> Bool {
+        if inBurst {
+            phase = .idle
+            tookEvents = false
+            return false
+        }
+        return delaysSignals
+    }
+
     /// An idle park ended. Woken by the intake alone while nothing is being written, the loop gathers first: the
     /// park to make before the turn, if any.
     mutating func wokeFromIdle(

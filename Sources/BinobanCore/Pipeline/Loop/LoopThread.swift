@@ -206,10 +206,27 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         until deadline: ContinuousClock.Instant?, holdingSignals: Bool = false, signalDelay: Duration? = nil
     ) {
         let holds = holdingSignals && deadline != nil
-        let delay = holds || timer < 0 ? nil : signalDelay.map(Self.nanoseconds)
+        let until = deadline.map {
+            Self.monotonicNanoseconds() + Self.nanoseconds(ContinuousClock.now.duration(to: $0))
+        }
+        park(untilMonotonic: until, holdingSignals: holds, signalDelayNanoseconds: signalDelay.map(Self.nanoseconds))
+    }
+
+    /// Parks like ``park(until:holdingSignals:signalDelay:)`` without holding signals, with the deadline
+    /// `timeoutNanoseconds` from now and the signal delay in nanoseconds: the loop's usual park, which then handles
+    /// no `ContinuousClock.Instant` (a type of the standard library whose optional the compiler copies and destroys
+    /// through its runtime metadata, a measurable share of a turn) and converts no `Duration`.
+    func park(timeoutNanoseconds: Int?, signalDelayNanoseconds: Int?) {
+        let until = timeoutNanoseconds.map { Self.monotonicNanoseconds() + min(max($0, 0), Self.longestWait) }
+        park(untilMonotonic: until, holdingSignals: false, signalDelayNanoseconds: signalDelayNanoseconds)
+    }
+
+    /// The park itself, its deadline on the monotonic clock (``monotonicNanoseconds()``).
+    private func park(untilMonotonic deadline: Int?, holdingSignals: Bool, signalDelayNanoseconds: Int?) {
+        let delay = holdingSignals || timer < 0 ? nil : signalDelayNanoseconds
         pthread_mutex_lock(mutex)
         state.parked = true
-        state.holdsSignals = holds
+        state.holdsSignals = holdingSignals
         state.signalDelayNanoseconds = delay
         if timer >= 0 {
             parkOnTimer(until: deadline)
@@ -225,13 +242,13 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
     }
 
     /// The park on the condition variable (the mutex held).
-    private func parkOnCondition(until deadline: ContinuousClock.Instant?) {
+    private func parkOnCondition(until deadline: Int?) {
         while !(state.wakeRequested && (state.wakeIsUrgent || !state.holdsSignals)) {
             if let deadline {
-                let left = ContinuousClock.now.duration(to: deadline)
-                guard left > .zero else { break }
+                let left = deadline - Self.monotonicNanoseconds()
+                guard left > 0 else { break }
                 state.waiting = true
-                waitOnCondition(for: left)
+                waitOnCondition(nanoseconds: left)
             } else {
                 state.waiting = true
                 pthread_cond_wait(condition, mutex)
@@ -242,7 +259,7 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
     }
 
     /// The park on the timer (the mutex held, released while waiting). Callers end it by arming the timer.
-    private func parkOnTimer(until deadline: ContinuousClock.Instant?) {
+    private func parkOnTimer(until deadline: Int?) {
         #if canImport(CLoopTimer)
         // A signal of work that came before the park: its delay runs from now.
         if state.wakeRequested, !state.wakeIsUrgent, !state.holdsSignals, let delay = state.signalDelayNanoseconds {
@@ -255,9 +272,9 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
             }
             var timeout = -1
             if let deadline {
-                let left = ContinuousClock.now.duration(to: deadline)
-                guard left > .zero else { break }
-                timeout = Self.nanoseconds(left)
+                let left = deadline - Self.monotonicNanoseconds()
+                guard left > 0 else { break }
+                timeout = left
             }
             state.waiting = true
             pthread_mutex_unlock(mutex)
@@ -344,9 +361,8 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         }
     }
 
-    /// Waits on the condition for at most `timeout` (the mutex held, as `pthread_cond_wait` needs).
-    private func waitOnCondition(for timeout: Duration) {
-        let nanoseconds = Self.nanoseconds(timeout)
+    /// Waits on the condition for at most `nanoseconds` (the mutex held, as `pthread_cond_wait` needs).
+    private func waitOnCondition(nanoseconds: Int) {
         #if canImport(Darwin)
         var relative = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
         pthread_cond_timedwait_relative_np(condition, mutex, &relative)
@@ -361,8 +377,19 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         #endif
     }
 
+    /// The longest wait, about 30 years (so sums with the current time cannot overflow).
+    private static let longestWait = (1 << 30) * 1_000_000_000
+
+    /// The monotonic clock (which a wall-clock change does not move) in nanoseconds: where parks keep their
+    /// deadlines.
+    static func monotonicNanoseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec)
+    }
+
     /// `duration` in whole nanoseconds, at least zero and at most about 30 years (so sums cannot overflow).
-    private static func nanoseconds(_ duration: Duration) -> Int {
+    static func nanoseconds(_ duration: Duration) -> Int {
         let parts = min(max(duration, .zero), .seconds(1 << 30)).components
         return Int(parts.seconds) * 1_000_000_000 + Int(parts.attoseconds / 1_000_000_000)
     }
