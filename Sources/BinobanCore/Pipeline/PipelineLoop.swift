@@ -171,9 +171,9 @@ actor PipelineLoop: PipelineControl {
     /// Publishes what changed, arms the deadline, settles the quiet waiters, and waits for the next thing to do.
     private func park() {
         publish()
-        deadline = finished ? nil : machine.nextDeadline
+        deadline = finished ? nil : Self.nextDeadline(of: &machine)
         // An upload's answer that only its batch's deletion waits for is taken with the next events (Decision 0223).
-        inbox.letAnswersWait(!finished && machine.answersMayWait)
+        inbox.letAnswersWait(!finished && Self.answersMayWait(in: &machine))
         let waitedFor = control.withLock { control -> Bool in
             control.deadline = deadline
             return !control.waiters.quiet.isEmpty
@@ -206,6 +206,18 @@ actor PipelineLoop: PipelineControl {
         if let gather = gathering.wokeFromIdle(now: .now, deadline: until, byIntakeAlone: byIntakeAlone) {
             thread.park(until: gather.until, holdingSignals: true)
         }
+    }
+
+    /// The machine's next deadline, read where the machine is. Read as `machine.nextDeadline` from the actor's
+    /// stored property, the compiler copied the whole machine (about 850 bytes, with a retain and a release of
+    /// every buffer it holds) at every park; an `inout` access reads it in place.
+    private static func nextDeadline(of machine: inout PipelineMachine<PipelineInstant>) -> PipelineInstant? {
+        machine.nextDeadline
+    }
+
+    /// Whether upload answers may wait (``PipelineMachine/answersMayWait``), read in place like ``nextDeadline(of:)``.
+    private static func answersMayWait(in machine: inout PipelineMachine<PipelineInstant>) -> Bool {
+        machine.answersMayWait
     }
 
     /// Feeds inputs to the machine and performs the actions each yields, feeding their results back, until
@@ -325,8 +337,8 @@ actor PipelineLoop: PipelineControl {
         }
     }
 
-    /// An I/O call's result, written to the debug log when it is on.
-    private func logged(_ input: Input) -> Input {
+    /// An I/O call's result, written to the debug log when it is on. Taken, not borrowed: handed on without a copy.
+    private func logged(_ input: consuming Input) -> Input {
         if outputs.debugLog.isOn { outputs.debugLog.pipelineInput(input) }
         return input
     }
