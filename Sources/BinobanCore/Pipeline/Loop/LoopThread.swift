@@ -206,8 +206,11 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         until deadline: ContinuousClock.Instant?, holdingSignals: Bool = false, signalDelay: Duration? = nil
     ) {
         let holds = holdingSignals && deadline != nil
-        let until = deadline.map {
-            Self.monotonicNanoseconds() + Self.nanoseconds(ContinuousClock.now.duration(to: $0))
+        // The time left is read before the monotonic clock: the deadline can only come out late by the nanoseconds
+        // between the two reads, never early.
+        let until = deadline.map { deadline in
+            let left = Self.nanoseconds(ContinuousClock.now.duration(to: deadline))
+            return Self.monotonicNanoseconds() + left
         }
         park(untilMonotonic: until, holdingSignals: holds, signalDelayNanoseconds: signalDelay.map(Self.nanoseconds))
     }
