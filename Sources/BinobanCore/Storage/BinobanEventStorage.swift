@@ -113,7 +113,9 @@ public struct BinobanStorageWriteReport: Sendable, Hashable {
     mutating func addEvictions(of other: BinobanStorageWriteReport) {
         evictedBatches += other.evictedBatches
         evictedEvents += other.evictedEvents
-        evictedBatchEvents.merge(other.evictedBatchEvents) { first, _ in first }
+        if !other.evictedBatchEvents.isEmpty {
+            evictedBatchEvents.merge(other.evictedBatchEvents) { first, _ in first }
+        }
     }
 }
 

@@ -86,7 +86,8 @@ extension BinobanStorageWriteReport {
         refusedEvents += other.refusedEvents
         addEvictions(of: other)
         for run in other.placements { recordPlacement(of: run.eventCount, in: run.batch) }
-        lostBatchEvents.merge(other.lostBatchEvents, uniquingKeysWith: +)
+        // Usually empty: merging nothing still took and released the other's dictionary through the generic merge.
+        if !other.lostBatchEvents.isEmpty { lostBatchEvents.merge(other.lostBatchEvents, uniquingKeysWith: +) }
         recoveredEvents += other.recoveredEvents
         recoveredBytes += other.recoveredBytes
     }
