@@ -92,21 +92,29 @@ struct WriteStageBuffer {
                 case .encoded(let event):
                     if namesEvents { name(event.messageId.text, awaited: event.isAwaited) }
                     chunk.append(event.json)
+                case .structured(let event) where stages == nil:
+                    // No stage to run: encoded where it lies (a mutable copy retained and released its every field).
+                    appendEncoded(event)
                 case .structured(var event):
                     if let reason = stages?.run(on: &event) {
                         noteStageDrop(reason, event.messageIdText)
                         continue
                     }
-                    if scratch.capacity == 0 { scratch.reserveCapacity(4096) }
-                    scratch.removeAll(keepingCapacity: true)
-                    encoder.encode(event, to: &scratch)
-                    if namesEvents { name(event.messageIdText, awaited: event.server?.isAwaited == true) }
-                    chunk.append(Data(scratch))
+                    appendEncoded(event)
                 }
             }
         }
         encoded = end - drain.firstLive
         return chunk
+    }
+
+    /// Encodes a structured event and adds it to the chunk (named when events are named).
+    private mutating func appendEncoded(_ event: PendingEvent) {
+        if scratch.capacity == 0 { scratch.reserveCapacity(4096) }
+        scratch.removeAll(keepingCapacity: true)
+        encoder.encode(event, to: &scratch)
+        if namesEvents { name(event.messageIdText, awaited: event.server?.isAwaited == true) }
+        chunk.append(Data(scratch))
     }
 
     /// Keeps the message id of the event about to join the chunk (events are named: ``namesEvents``).
