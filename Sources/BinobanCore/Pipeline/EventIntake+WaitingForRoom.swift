@@ -31,7 +31,6 @@ extension EventIntake {
         awaited: Bool, _ make: (State) -> QueuedEvent?
     ) async -> AwaitedAdmission? {
         while true {
-            var drained: [QueuedEvent] = []
             let (verdict, wake, stale) = state.withLock { state -> (IntakeAdmission.Verdict, Bool, Bool) in
                 let verdict = state.verdict(awaitsRoom: true)
                 switch verdict {
@@ -42,13 +41,12 @@ extension EventIntake {
                 case .enqueue, .enqueueDroppingOldest:
                     guard let event = make(state) else { return (verdict, false, true) }
                     _ = Self.count(verdict, in: &state)
-                    drained = Self.push(event, verdict, into: &state)
+                    Self.push(event, verdict, into: &state)
                     if awaited { state.awaitedEvents += 1 }
                     return (verdict, state.shouldSignal(), false)
                 }
             }
             if wake { signal() }
-            if drained.capacity > 0 { reuse(drained) }
             if stale { return nil }
             switch verdict {
             case .enqueue, .enqueueDroppingOldest: return .accepted

@@ -30,9 +30,8 @@ final class EventIntake: Sendable {
         let admission: IntakeAdmission
         /// An empty array with capacity, swapped in at the next drain.
         var spare: [QueuedEvent] = []
-        /// A drained array handed back by the driver with its events still in it: a caller takes it out under the
-        /// lock, empties it after letting the lock go (so the events are freed on the thread that allocated them,
-        /// not across threads, and no other caller waits while it frees thousands of them) and makes it the spare.
+        /// A drained array handed back by the driver with its events still in it: a caller empties it (so the
+        /// events are freed on the thread that allocated them, not across threads) and makes it the spare.
         var stale: [QueuedEvent] = []
         var accepted = 0
         var overflowDrops = 0
@@ -265,9 +264,6 @@ final class EventIntake: Sendable {
         var accepted: Bool
         var wake: Bool
         var pace: Bool
-        /// A drained buffer this caller took out to empty and give back as the spare (``reuse(_:)``); empty when
-        /// there is none.
-        var stale: [QueuedEvent] = []
     }
 
     /// Counts and queues one event under the lock (as ``count(_:in:)`` and ``push(_:_:into:)``); `make` builds it
@@ -279,10 +275,9 @@ final class EventIntake: Sendable {
             return Handed(accepted: false, wake: verdict != .closed && state.shouldSignal(), pace: false)
         }
         let event = make(state.identity)
-        let stale = push(event, verdict, into: &state)
+        push(event, verdict, into: &state)
         return Handed(
-            accepted: true, wake: state.shouldSignal(), pace: state.admission.paces(queued: state.liveCount),
-            stale: stale)
+            accepted: true, wake: state.shouldSignal(), pace: state.admission.paces(queued: state.liveCount))
     }
 
     @inline(__always)
@@ -290,26 +285,12 @@ final class EventIntake: Sendable {
         hand({ .structured(build($0)) }, in: &state)
     }
 
-    /// Signals, reuses a stale buffer and paces after the lock is let go.
+    /// Signals and paces after the lock is let go.
     @inline(__always)
-    private func finish(_ handed: consuming Handed) -> Bool {
+    private func finish(_ handed: Handed) -> Bool {
         if handed.wake { signal() }
-        if handed.stale.capacity > 0 { reuse(handed.stale) }
         if handed.pace { yieldProcessor() }
         return handed.accepted
-    }
-
-    /// Empties a drained buffer that ``push(_:_:into:)`` took out of the state (freeing its events here, on the
-    /// caller's thread, outside the lock) and makes it the spare, unless a spare came meanwhile: then it is freed.
-    func reuse(_ buffer: consuming [QueuedEvent]) {
-        var emptied = buffer
-        emptied.removeAll(keepingCapacity: true)
-        let unused = state.withLock { state -> [QueuedEvent] in
-            guard state.spare.capacity == 0 else { return emptied }
-            state.spare = emptied
-            return []
-        }
-        _ = unused
     }
 
     /// What became of an event handed over by ``acceptWaitingForRoom(awaited:_:)``.
@@ -329,7 +310,6 @@ final class EventIntake: Sendable {
     /// Changes the identity and, unless paused, enqueues an event stamped with the new identity, atomically. Callers
     /// encode against the new identity from now on: an event encoded against the old one is encoded again.
     func changeIdentity(_ change: (inout IdentityState) -> Void, thenEmit build: ((IdentityState) -> PendingEvent)?) {
-        var stale: [QueuedEvent] = []
         let wake = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             change(&state.identity)
@@ -349,13 +329,12 @@ final class EventIntake: Sendable {
                                     json: $0.encode(event), messageId: EventMessageID(generated: event.messageId),
                                     isAwaited: false))
                         } ?? .structured(event)
-                    stale = Self.push(queued, verdict, into: &state)
+                    Self.push(queued, verdict, into: &state)
                 }
             }
             return state.shouldSignal()
         }
         if wake { signal() }
-        if stale.capacity > 0 { reuse(stale) }
     }
 
     /// Changes the runtime settings; the driver applies them at once.
@@ -425,16 +404,14 @@ final class EventIntake: Sendable {
     /// Appends an admitted event; with `enqueueDroppingOldest` the oldest is dropped (counted). Dropped events
     /// are compacted away in amortised O(1), so memory stays below twice the capacity. The event is consumed: it
     /// moves into the queue instead of being copied.
-    ///
-    /// Returns the stale drained buffer when there is one and no spare, taken out of the state (an O(1) move):
-    /// the caller passes it to ``reuse(_:)`` once it has let the lock go, so the lock is never held while a
-    /// drain's worth of events is freed. Otherwise returns an empty array.
     static func push(
         _ event: consuming QueuedEvent, _ verdict: IntakeAdmission.Verdict, into state: inout State
-    ) -> [QueuedEvent] {
-        var stale: [QueuedEvent] = []
+    ) {
         if !state.stale.isEmpty, state.spare.capacity == 0 {
-            swap(&stale, &state.stale)
+            var recycled = state.stale
+            state.stale = []
+            recycled.removeAll(keepingCapacity: true)
+            state.spare = recycled
         }
         state.events.append(event)
         if verdict == .enqueueDroppingOldest {
@@ -445,7 +422,6 @@ final class EventIntake: Sendable {
                 state.skipped = 0
             }
         }
-        return stale
     }
 
     /// Gives up the rest of the calling thread's time slice: it returns at once when no other thread waits for

@@ -177,34 +177,6 @@ struct IntakeCallerCostTests {
         #expect(intake.take().summary.pausedDrops == 1)
     }
 
-    @Test("A caller takes a stale buffer out under the lock with its events in it, and frees them after the lock")
-    func staleBufferFreedOutsideTheLock() {
-        let intake = Self.makeIntake(capacity: 1_000, callerEncodingDepth: 10_000)
-        let count = EventIntake.loopFreedDrainLimit + 1
-        for index in 0..<count { intake.accept { Self.event("e\(index)", $0) } }
-        var drain = intake.take()
-        intake.recycle(drain.buffer)
-        drain.buffer = []
-        // Under the lock the stale buffer only changes hands: none of its events is freed while other callers wait.
-        let (taken, staleLeft, spareCapacity) = intake.state.withLock { state in
-            let taken = EventIntake.push(.structured(Self.event("next", state.identity)), .enqueue, into: &state)
-            return (taken, state.stale.count, state.spare.capacity)
-        }
-        #expect(taken.count == count)
-        #expect(staleLeft == 0)
-        #expect(spareCapacity == 0)
-        // After the lock the caller empties it and makes it the spare; a second push finds nothing to take.
-        intake.reuse(taken)
-        let (spareCount, reusedCapacity, takenAgain) = intake.state.withLock { state in
-            let again = EventIntake.push(.structured(Self.event("last", state.identity)), .enqueue, into: &state)
-            return (state.spare.count, state.spare.capacity, again.capacity)
-        }
-        #expect(spareCount == 0)
-        #expect(reusedCapacity >= count)
-        #expect(takenAgain == 0)
-        #expect(intake.take().events.compactMap(\.structured?.name) == ["next", "last"])
-    }
-
     @Test(
         "A per-call id is blank exactly when trimming its white space leaves nothing",
         arguments: [
