@@ -18,6 +18,14 @@ import Foundation
         #expect(value["a"] == .array([.int(1), .string("two")]))
     }
 
+    @Test func aLiteralKeyGivenTwiceKeepsItsLastValue() {
+        let elements: [(String, JSONValue)] = [("k", 1), ("other", 2), ("k", 3)]
+        let value = JSONValue(dictionaryLiteral: elements[0], elements[1], elements[2])
+        #expect(value == .object(["k": .int(3), "other": .int(2)]))
+        let empty: JSONValue = [:]
+        #expect(empty == .object([:]))
+    }
+
     @Test func writesCompactJSONWithSortedKeysAndEscapes() {
         let value: JSONValue = ["b": "q\"\\\n\t\u{01}é", "a": [1, 2.5, nil, false], "c": [:]]
         #expect(value.jsonString() == #"{"a":[1,2.5,null,false],"b":"q\"\\\n\t\u0001é","c":{}}"#)

@@ -37,7 +37,9 @@ final class EncodingSnapshot: Sendable {
         bytes.reserveCapacity(trackTail.count + name.utf8.count + 192)
         EventEncoder.appendTrackHead(
             name: name, properties: payload, messageId: messageId, timestampMillis: timestampMillis, to: &bytes)
-        bytes.append(contentsOf: trackTail)
+        // Borrowed, not passed: `append(contentsOf: trackTail)` takes its argument owned, so the shared tail's
+        // buffer was retained and released around every event, an atomic write to one counter from every producer.
+        trackTail.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
         return Data(bytes)
     }
 }

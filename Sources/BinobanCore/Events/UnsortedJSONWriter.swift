@@ -7,8 +7,9 @@
 enum UnsortedJSONWriter {
     /// Appends `value` as a JSON string literal.
     static func appendString(_ value: String, to bytes: inout [UInt8]) {
-        var value = value
-        let copied: Bool = value.withUTF8 { utf8 in
+        // Read through the borrowed view: `withUTF8` needs a mutable copy of the string, a retain and a release of
+        // its storage per string written. `nil` (a bridged string without contiguous UTF-8) takes the slow path.
+        let copied: Bool? = value.utf8.withContiguousStorageIfAvailable { utf8 in
             for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 return false
             }
@@ -17,7 +18,7 @@ enum UnsortedJSONWriter {
             bytes.append(UInt8(ascii: "\""))
             return true
         }
-        if !copied { JSONWriter.appendString(value, to: &bytes) }
+        if copied != true { JSONWriter.appendString(value, to: &bytes) }
     }
 
     /// Appends `value` as JSON, object members in dictionary order.

@@ -37,6 +37,10 @@ public final class Binoban: Sendable {
 
     /// The working parts; `nil` for a disabled instance.
     let runtime: BinobanRuntime?
+    /// ``runtime`` again, unretained, for the event calls: every producer shares the runtime, and a reference to it
+    /// copied out of this instance is a retain and a release, atomic writes to one counter from all of them.
+    /// `runtime` keeps it alive for as long as this instance lives.
+    private let unretainedRuntime: Unmanaged<BinobanRuntime>?
     private let runState = LockedValue(RunState.idle)
 
     /// The configuration the instance was created with (thresholds as configured, before any runtime change).
@@ -47,6 +51,7 @@ public final class Binoban: Sendable {
 
     init(core: BinobanRuntime?, configuration: Configuration, disabledAnonymousId: String = "") {
         self.runtime = core
+        unretainedRuntime = core.map { Unmanaged.passUnretained($0) }
         self.configuration = configuration
         self.disabledAnonymousId = disabledAnonymousId
     }
@@ -355,35 +360,17 @@ public final class Binoban: Sendable {
     /// `acceptServerCall`.
     @discardableResult
     func accept(_ kind: PendingEvent.Kind, name: String, payload: JSONValue) -> Bool {
-        guard let runtime else { return false }
-        let messageId = MessageID.random(from: runtime.random)
+        guard let unretainedRuntime else { return false }
         let now = configuration.wallClock.currentMillisecondsSince1970()
-        let intake = runtime.intake
-        var accepted: Bool?
-        while accepted == nil {
-            // The loop keeps up (Decision 0221), stages are installed, or the pipeline has not started: the intake
-            // takes the structured event, which the loop encodes, under the same lock that decided so.
-            let handover = intake.acceptUnlessCallerEncodes { current in
-                PendingEvent(
-                    kind: kind, name: name, payload: payload, messageId: messageId, timestampMillis: now,
-                    anonymousId: current.anonymousId, userId: current.userId, deviceToken: current.deviceToken)
-            }
-            switch handover {
-            case .handled(let taken):
-                accepted = taken
-            case .encode(let snapshot):
-                let json = snapshot.encodeMobile(
-                    kind, name: name, payload: payload, messageId: messageId, timestampMillis: now)
-                // `nil`: the identity changed while this caller encoded; ask again with the new one.
-                accepted = intake.accept(
-                    EncodedEvent(json: json, messageId: EventMessageID(generated: messageId), isAwaited: false),
-                    against: snapshot)
-            }
+        let accepted = unretainedRuntime._withUnsafeGuaranteedRef { runtime in
+            let (high, low) = runtime.random.nextPair()
+            return runtime.intake.acceptMobile(
+                kind, name: name, payload: payload, messageId: MessageID(high: high, low: low), timestampMillis: now)
         }
         if debugLogIsOn {
-            debugLog.event(kind, name: name, fieldCount: payload.objectValue?.count ?? 0, accepted: accepted ?? false)
+            debugLog.event(kind, name: name, fieldCount: payload.objectValue?.count ?? 0, accepted: accepted)
         }
-        return accepted ?? false
+        return accepted
     }
 
     /// The instance's debug lines (written only while ``debugLogsEnabled`` is on).

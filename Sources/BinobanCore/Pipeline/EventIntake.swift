@@ -222,6 +222,36 @@ final class EventIntake: Sendable {
         }
     }
 
+    /// A mobile event from the facade (``Binoban/track(name:properties:)`` and the instance's other calls), stamped
+    /// with `messageId` and `timestampMillis`: handed over structured, or encoded by the caller against the current
+    /// snapshot and handed over as bytes (encoded again if the identity changed meanwhile), as
+    /// ``acceptUnlessCallerEncodes(_:)`` and ``accept(_:against:)`` decide. Returns whether it was taken.
+    ///
+    /// One method of the intake rather than two calls from the facade: every producer shares the intake and its
+    /// snapshot, and a call here retains neither the intake nor, more than once, the snapshot (each retain and
+    /// release is an atomic write to a counter all producers write).
+    func acceptMobile(
+        _ kind: PendingEvent.Kind, name: String, payload: JSONValue, messageId: MessageID, timestampMillis: Int64
+    ) -> Bool {
+        while true {
+            let handover = acceptUnlessCallerEncodes { current in
+                PendingEvent(
+                    kind: kind, name: name, payload: payload, messageId: messageId, timestampMillis: timestampMillis,
+                    anonymousId: current.anonymousId, userId: current.userId, deviceToken: current.deviceToken)
+            }
+            switch handover {
+            case .handled(let taken):
+                return taken
+            case .encode(let snapshot):
+                let json = snapshot.encodeMobile(
+                    kind, name: name, payload: payload, messageId: messageId, timestampMillis: timestampMillis)
+                // `nil`: the identity changed while this caller encoded; ask again with the new one.
+                let event = EncodedEvent(json: json, messageId: EventMessageID(generated: messageId), isAwaited: false)
+                if let taken = accept(event, against: snapshot) { return taken }
+            }
+        }
+    }
+
     /// What the lock decided in ``acceptUnlessCallerEncodes(_:)``: the event was handed over (signal and pace after
     /// the lock), or the caller encodes it first.
     private enum Decided {

@@ -109,8 +109,9 @@ extension JSONValue: ExpressibleByArrayLiteral {
 extension JSONValue: ExpressibleByDictionaryLiteral {
     /// Creates an object. A key given twice keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        var object: [String: JSONValue] = [:]
-        object.reserveCapacity(elements.count)
+        // Sized at creation: `reserveCapacity` on an empty dictionary ran the standard library's unspecialised
+        // code, which looked up the storage's generic metadata on every call (a `track()` literal is built per event).
+        var object = [String: JSONValue](minimumCapacity: elements.count)
         for (key, value) in elements { object[key] = value }
         self = .object(object)
     }

@@ -146,6 +146,37 @@ struct IntakeCallerCostTests {
         #expect(intake.take().events.compactMap(\.structured?.name) == ["next"])
     }
 
+    @Test("The facade's one call hands an event over structured while the loop keeps up, and encoded once behind")
+    func acceptMobileDecidesAsTheTwoCalls() throws {
+        let intake = Self.makeIntake(callerEncodingDepth: 2)
+        intake.setEncoder(Self.encoder)
+        for index in 0..<3 {
+            #expect(
+                intake.acceptMobile(
+                    .track, name: "e\(index)", payload: ["i": .int(index)],
+                    messageId: MessageID(high: 7, low: UInt64(index)), timestampMillis: 0))
+        }
+        let drain = intake.take()
+        #expect(drain.summary.acceptedEvents == 3)
+        #expect(drain.events.compactMap(\.structured?.name) == ["e0", "e1"])
+        // The third came with two queued: its caller encoded it, with its message id beside the bytes.
+        let encoded = try #require(
+            drain.events.last.flatMap { event -> EncodedEvent? in
+                if case .encoded(let encoded) = event { return encoded }
+                return nil
+            })
+        #expect(encoded.messageId == EventMessageID(generated: MessageID(high: 7, low: 2)))
+        let json = String(decoding: encoded.json, as: UTF8.self)
+        #expect(json.contains(#""event":"e2""#))
+        #expect(json.contains(#""properties":{"i":2}"#))
+        #expect(json.contains(#""anonymousId":"anon""#))
+        intake.updateSettings { $0.enabled = false }
+        #expect(
+            !intake.acceptMobile(
+                .track, name: "paused", payload: [:], messageId: MessageID(high: 7, low: 9), timestampMillis: 0))
+        #expect(intake.take().summary.pausedDrops == 1)
+    }
+
     @Test(
         "A per-call id is blank exactly when trimming its white space leaves nothing",
         arguments: [
