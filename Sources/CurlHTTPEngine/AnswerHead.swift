@@ -6,8 +6,6 @@
 package struct AnswerHead: Sendable {
     /// The most head bytes accepted per transfer: 64 KiB.
     package static let limit = 64 * 1024
-    /// How many headers a head is expected to hold, reserved when its status line arrives.
-    static let typicalHeaderCount = 16
 
     /// The headers of the latest head; an interim `1xx` head is dropped when the next status line arrives.
     package private(set) var headers: [String: String] = [:]
@@ -39,9 +37,7 @@ package struct AnswerHead: Sendable {
             return true
         }
         if text.starts(with: "HTTP/".utf8) {
-            // Room for a typical head at once: growing one slot at a time rehashes every header again.
-            headers.removeAll(keepingCapacity: true)
-            headers.reserveCapacity(Self.typicalHeaderCount)
+            headers = [:]
             lastName = nil
             isComplete = false
             // "HTTP/1.1 1xx ...": the code's first digit follows the first space.

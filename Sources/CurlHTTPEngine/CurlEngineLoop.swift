@@ -10,8 +10,7 @@ import Musl
 /// The engine's thread: owns the multi handle's transfers and the spare easy handles. Nothing here is touched by
 /// another thread; callers reach it only through the inbox and `curl_multi_wakeup`.
 final class CurlEngineLoop {
-    /// Easy handles kept for the next requests (each keeps its options and libcurl's per-handle caches warm); more
-    /// are cleaned up.
+    /// Easy handles kept for the next requests (each keeps libcurl's per-handle caches warm); more are cleaned up.
     private static let spareLimit = 16
     /// The longest sleep when libcurl has no timer: an idle engine wakes once an hour, to no effect.
     private static let idleWaitMilliseconds: Int32 = 3_600_000
@@ -19,8 +18,7 @@ final class CurlEngineLoop {
     private let multi: OpaquePointer
     private let inbox: LockedValue<CurlEngineInbox>
     private var transfers: [OpaquePointer: CurlTransfer] = [:]
-    /// Handles whose last transfer ended with an answer, newest last.
-    private var spares: [CurlEasyHandle] = []
+    private var spares: [OpaquePointer] = []
     /// The header list of the last request started, for the next request that sends the same headers.
     private var lastHeaderList: CurlHeaderList?
     /// The connection cache's size last given to libcurl (`CURLMOPT_MAXCONNECTS`).
@@ -69,33 +67,22 @@ final class CurlEngineLoop {
     }
 
     private func start(id: UInt64, request: CurlRequest) {
-        guard let headers = headerList(for: request.headers) else {
-            resume(id: id, with: .failure(CurlFailure(reason: .invalidRequest, curlCode: nil)))
-            return
-        }
-        let shape = CurlEasyShape(request, headers: headers, environmentBundle: CurlTransfer.environmentBundle())
-        guard let handle = takeHandle(for: shape) else {
+        guard let easy = spares.popLast() ?? ccurl_easy_init() else {
             resume(id: id, with: .failure(CurlFailure(reason: .other, curlCode: nil)))
             return
         }
-        let transfer = CurlTransfer(id: id, handle: handle)
-        // A handle libcurl refused an option on is dropped (cleaned up), never kept half-configured.
-        if let failure = handle.prepare(for: request, shape: shape, headers: headers) ?? transfer.attach(request) {
+        let transfer = CurlTransfer(id: id, easy: easy)
+        if let failure = transfer.configure(request, headers: headerList(for: request.headers)) {
+            recycle(easy)
             resume(id: id, with: .failure(failure))
             return
         }
-        guard ccurl_multi_add_handle(multi, handle.easy) == 0 else {
+        guard ccurl_multi_add_handle(multi, easy) == 0 else {
+            recycle(easy)
             resume(id: id, with: .failure(CurlFailure(reason: .other, curlCode: nil)))
             return
         }
-        transfers[handle.easy] = transfer
-    }
-
-    /// A kept handle configured for `shape` when there is one, else the newest kept handle (reset when prepared),
-    /// else a fresh one.
-    private func takeHandle(for shape: CurlEasyShape) -> CurlEasyHandle? {
-        if let index = spares.lastIndex(where: { $0.shape == shape }) { return spares.remove(at: index) }
-        return spares.popLast() ?? CurlEasyHandle()
+        transfers[easy] = transfer
     }
 
     /// The last list when `headers` are the same, else a new one (kept for the next request); `nil` when they
@@ -112,21 +99,34 @@ final class CurlEngineLoop {
         let outcome = transfer.outcome(code: code)
         transfer.reportEnd()
         _ = ccurl_multi_remove_handle(multi, easy)
-        if case .success = outcome, spares.count < Self.spareLimit {
-            spares.append(transfer.handle)
+        if case .success = outcome {
+            recycle(easy)
+        } else {
+            // libcurl keeps a handle's last socket errno across curl_easy_reset; a fresh handle for the next
+            // request keeps a stale ECONNRESET from naming its failure.
+            ccurl_easy_cleanup(easy)
         }
-        // Otherwise the handle is cleaned up with the transfer: libcurl keeps a handle's last socket errno across
-        // curl_easy_reset, and a fresh handle for the next request keeps a stale ECONNRESET from naming its failure.
         resume(id: transfer.id, with: outcome)
+        withExtendedLifetime(transfer) {}
     }
 
     /// Stops a transfer whose caller was cancelled (and already resumed).
     private func stop(id: UInt64) {
         guard let easy = transfers.first(where: { $0.value.id == id })?.key else { return }
-        // The handle is cleaned up with the transfer, once out of the multi.
+        // Held until the handle is reset: libcurl points at its header list and message buffer until then.
         let transfer = transfers.removeValue(forKey: easy)
         _ = ccurl_multi_remove_handle(multi, easy)
+        ccurl_easy_cleanup(easy)
         withExtendedLifetime(transfer) {}
+    }
+
+    private func recycle(_ easy: OpaquePointer) {
+        ccurl_easy_reset(easy)
+        if spares.count < Self.spareLimit {
+            spares.append(easy)
+        } else {
+            ccurl_easy_cleanup(easy)
+        }
     }
 
     private func resume(id: UInt64, with outcome: Result<CurlAnswer, CurlFailure>) {

@@ -8,7 +8,7 @@ or writes.
 
 Every answer the server completes carries X-Connections (connections accepted so far on the main listener),
 X-Requests (requests read), X-Landings (requests on the other origin), X-Request-Headers (the lower-cased names
-of this request's headers, in order), X-Request-Body (the body's length) and X-Request-Method.
+of this request's headers, in order) and X-Request-Body (the body's length).
 
 Paths: /status/<code>, /b (an ingest's 200), /redirect (307 to the other origin), /silent (no answer), /trickle (a head, then one body
 byte every 200 ms), /big (Content-Length of 2000 MiB, zeros until the client goes), /endless-chunked, /huge-head
@@ -62,12 +62,12 @@ def read_request(conn, buffer):
     return (parts[0], parts[1], names, rest[:length]), rest[length:]
 
 
-def counters(names, body, method="POST"):
+def counters(names, body):
     with lock:
         c = dict(counts)
     return (
         f"X-Connections: {c['connections']}\r\nX-Requests: {c['requests']}\r\nX-Landings: {c['landings']}\r\n"
-        f"X-Request-Headers: {','.join(names)}\r\nX-Request-Body: {len(body)}\r\nX-Request-Method: {method}\r\n"
+        f"X-Request-Headers: {','.join(names)}\r\nX-Request-Body: {len(body)}\r\n"
     )
 
 
@@ -84,7 +84,7 @@ def serve(conn, other_port, is_other):
         bump("requests")
         if is_other:
             bump("landings")
-        extra = counters(names, body, method)
+        extra = counters(names, body)
         if path.startswith("/status/") or path == "/b":
             code = int(path.split("/")[2]) if path != "/b" else 200
             conn.sendall(f"HTTP/1.1 {code} Scripted\r\n{extra}Content-Length: 2\r\n\r\nok".encode())
