@@ -7,11 +7,19 @@ import Foundation
 /// a transport that answers 200 at once). Once the producers are done the run flushes until everything accepted
 /// is uploaded (or nothing moves for 10 s) and prints what was lost (tracked − uploaded), what the instance
 /// counted as dropped, the producers' thread CPU time per call and the process's CPU time.
+///
+/// `BENCH_NO_TRACK=1` runs the same producer threads with no instance: each builds the same properties and hands
+/// them to nothing. Its CPU per call is the producers' own loop (building and freeing the literal), which the
+/// tracking run's figure includes; `Benchmarks/Scripts/loop-figures.sh` prints the difference, `track()`'s own cost.
 enum TightLoopRun {
     static func run() async {
         let producers = max(1, environmentInt("BENCH_PRODUCERS", 1))
         let total = environmentInt("BENCH_EVENTS", 1_000_000)
         let perProducer = total / producers
+        if environment("BENCH_NO_TRACK") != nil {
+            await runLoopOnly(producers: producers, perProducer: perProducer)
+            return
+        }
         let directory = TemporaryDirectory()
         var configuration = Configuration(apiKey: "BENCH_KEY", sourceIdentifier: "bench-source")
         configuration.apiHost = "127.0.0.1"
@@ -69,6 +77,37 @@ enum TightLoopRun {
         line += " eviction \(statistics.dropped.storageEviction), full \(statistics.dropped.storageFull))"
         line += ", producers' CPU per call \(format(Double(producerCPU.withLock { $0 }) / 1e3 / Double(events))) µs"
         line += ", tracking \(format(tracked)) s, all uploaded after \(format(seconds)) s, process CPU \(format(cpu)) s"
+        print(line + "  (load \(loadAverage()))")
+    }
+
+    /// The producers' loop alone: the same threads and properties, no `track()`.
+    static func runLoopOnly(producers: Int, perProducer: Int) async {
+        let producerCPU = Locked<UInt64>(0)
+        let finished = DispatchSemaphore(value: 0)
+        for producer in 0..<producers {
+            let thread = Thread {
+                let cpuStart = OneAtATimeRun.threadCPUNanoseconds()
+                for index in 0..<perProducer {
+                    let properties: JSONValue = [
+                        "item": "shoes", "price": 49.99, "index": .int(producer * perProducer + index),
+                    ]
+                    blackHole(("purchase", properties))
+                }
+                let spent = OneAtATimeRun.threadCPUNanoseconds() &- cpuStart
+                producerCPU.withLock { $0 += spent }
+                finished.signal()
+            }
+            thread.start()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                for _ in 0..<producers { finished.wait() }
+                continuation.resume()
+            }.start()
+        }
+        let events = perProducer * producers
+        var line = "tight-loop \(producers) producer(s) \(events) events loop-only"
+        line += ": producers' CPU per call \(format(Double(producerCPU.withLock { $0 }) / 1e3 / Double(events))) µs"
         print(line + "  (load \(loadAverage()))")
     }
 }
