@@ -29,28 +29,8 @@ enum TightLoopRun {
         _ = await binoban.flushAndWait()
         let cpuBefore = processCPUSeconds()
         let started = OneAtATimeRun.monotonicSeconds()
-        let producerCPU = Locked<UInt64>(0)
-        let finished = DispatchSemaphore(value: 0)
-        for producer in 0..<producers {
-            let thread = Thread {
-                let cpuStart = OneAtATimeRun.threadCPUNanoseconds()
-                for index in 0..<perProducer {
-                    binoban.track(
-                        name: "purchase",
-                        properties: ["item": "shoes", "price": 49.99, "index": .int(producer * perProducer + index)])
-                }
-                let spent = OneAtATimeRun.threadCPUNanoseconds() &- cpuStart
-                producerCPU.withLock { $0 += spent }
-                finished.signal()
-            }
-            thread.start()
-        }
-        // Joined off the async context (a semaphore wait must not block it).
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread {
-                for _ in 0..<producers { finished.wait() }
-                continuation.resume()
-            }.start()
+        let producerCPU = await runProducers(producers, perProducer: perProducer) { index in
+            binoban.track(name: "purchase", properties: ["item": "shoes", "price": 49.99, "index": .int(index)])
         }
         let tracked = OneAtATimeRun.monotonicSeconds() - started
         var uploaded = binoban.statistics.uploadedEvents
@@ -75,39 +55,47 @@ enum TightLoopRun {
         var line = "tight-loop \(producers) producer(s) \(events) events: lost \(events - statistics.uploadedEvents)"
         line += " (dropped \(statistics.dropped.total): write stage \(statistics.dropped.writeStageOverflow),"
         line += " eviction \(statistics.dropped.storageEviction), full \(statistics.dropped.storageFull))"
-        line += ", producers' CPU per call \(format(Double(producerCPU.withLock { $0 }) / 1e3 / Double(events))) µs"
+        line += ", producers' CPU per call \(format(Double(producerCPU) / 1e3 / Double(events))) µs"
         line += ", tracking \(format(tracked)) s, all uploaded after \(format(seconds)) s, process CPU \(format(cpu)) s"
         print(line + "  (load \(loadAverage()))")
     }
 
     /// The producers' loop alone: the same threads and properties, no `track()`.
     static func runLoopOnly(producers: Int, perProducer: Int) async {
+        let producerCPU = await runProducers(producers, perProducer: perProducer) { index in
+            let properties: JSONValue = ["item": "shoes", "price": 49.99, "index": .int(index)]
+            blackHole(("purchase", properties))
+        }
+        let events = perProducer * producers
+        var line = "tight-loop \(producers) producer(s) \(events) events loop-only"
+        line += ": producers' CPU per call \(format(Double(producerCPU) / 1e3 / Double(events))) µs"
+        print(line + "  (load \(loadAverage()))")
+    }
+
+    /// Runs `call` for `perProducer` event indexes on each of `producers` threads (producer `p` takes indexes
+    /// `p × perProducer` up) and returns the threads' CPU time in all, in nanoseconds.
+    static func runProducers(
+        _ producers: Int, perProducer: Int, call: @escaping @Sendable (Int) -> Void
+    ) async -> UInt64 {
         let producerCPU = Locked<UInt64>(0)
         let finished = DispatchSemaphore(value: 0)
         for producer in 0..<producers {
             let thread = Thread {
                 let cpuStart = OneAtATimeRun.threadCPUNanoseconds()
-                for index in 0..<perProducer {
-                    let properties: JSONValue = [
-                        "item": "shoes", "price": 49.99, "index": .int(producer * perProducer + index),
-                    ]
-                    blackHole(("purchase", properties))
-                }
+                for index in 0..<perProducer { call(producer * perProducer + index) }
                 let spent = OneAtATimeRun.threadCPUNanoseconds() &- cpuStart
                 producerCPU.withLock { $0 += spent }
                 finished.signal()
             }
             thread.start()
         }
+        // Joined off the async context (a semaphore wait must not block it).
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Thread {
                 for _ in 0..<producers { finished.wait() }
                 continuation.resume()
             }.start()
         }
-        let events = perProducer * producers
-        var line = "tight-loop \(producers) producer(s) \(events) events loop-only"
-        line += ": producers' CPU per call \(format(Double(producerCPU.withLock { $0 }) / 1e3 / Double(events))) µs"
-        print(line + "  (load \(loadAverage()))")
+        return producerCPU.withLock { $0 }
     }
 }
