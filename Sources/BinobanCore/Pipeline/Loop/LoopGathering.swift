@@ -67,12 +67,9 @@ struct LoopGathering: Equatable {
     /// idle park whose first signal ends it one window later; elsewhere a gathering window when the last one found
     /// events, else an idle park until the deadline.
     mutating func park(now: ContinuousClock.Instant, deadline: ContinuousClock.Instant?) -> Park {
-        if inBurst {
-            phase = .idle
-            tookEvents = false
-            return Park(until: deadline, holdsSignals: false)
+        if inBurst || delaysSignals {
+            return Park(until: deadline, holdsSignals: false, signalDelay: parkDelaysSignals() ? window : nil)
         }
-        if delaysSignals { return Park(until: deadline, holdsSignals: false, signalDelay: window) }
         if phase == .gathering, !tookEvents { phase = .idle }
         tookEvents = false
         guard phase == .gathering else { return Park(until: deadline, holdsSignals: false) }
