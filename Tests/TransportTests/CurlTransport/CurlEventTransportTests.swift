@@ -133,12 +133,14 @@ struct CurlEventTransportTests {
     @Test("A request that makes no progress fails after its request timeout, before the resource timeout")
     func stallTimesOut() async throws {
         let server = try ScriptedPythonServer()
-        let transport = CurlEventTransport(requestTimeout: .seconds(1), resourceTimeout: .seconds(120))
+        let transport = CurlEventTransport(requestTimeout: .seconds(1), resourceTimeout: .seconds(300))
         let started = ContinuousClock.now
         let error = await Self.failure(transport, server.url("/silent"))
         #expect(error?.reason == .timeout)
-        // libcurl averages the speed over five seconds, so the stall ends it after about 6 s, long before 120 s.
-        #expect(ContinuousClock.now - started < .seconds(60))
+        // libcurl averages the speed over five seconds, so the stall ends it after about 6 s, long before the
+        // 300 s deadline. The bound is loose for the reason the test above gives (in the whole suite under the
+        // address sanitizer this task has resumed 70 s after the start).
+        #expect(ContinuousClock.now - started < .seconds(200))
     }
 
     @Test("A body that trickles in is cut at the deadline")
