@@ -24,12 +24,16 @@ import Darwin
 /// build of the SDK; the run reads them back through `dlsym`. Every run also prints the calling thread's CPU time
 /// per call around the `track()` call (`CLOCK_THREAD_CPUTIME_ID` read before and after each call; the loop-only
 /// mode reads it around nothing, so the difference is the call's own cost).
+///
+/// `BENCH_FLOOR=1` (Linux) hands each event to ``FloorLoop`` instead of an instance: the floor of this shape of
+/// hand-off (a timer armed by the group's first event, one wake-up and one `write` per group) on this machine.
 enum OneAtATimeRun {
     static func run() async {
         let rate = Double(environmentInt("BENCH_RATE", 200))
         let duration = Double(environmentInt("BENCH_SECONDS", 10))
-        let tracks = environment("BENCH_NO_TRACK") == nil
         let directory = TemporaryDirectory()
+        let floor = environment("BENCH_FLOOR") != nil ? FloorLoop(directory: directory.url.path) : nil
+        let tracks = environment("BENCH_NO_TRACK") == nil && floor == nil
         var binoban: Binoban?
         if tracks {
             var configuration = Configuration(apiKey: "BENCH_KEY", sourceIdentifier: "bench-source")
@@ -60,6 +64,9 @@ enum OneAtATimeRun {
             let callStart = threadCPUNanoseconds()
             if let binoban {
                 binoban.server.track(name: "purchase", properties: properties, as: user)
+            } else if let floor {
+                floor.track(index: events)
+                blackHole((properties, user))
             } else {
                 blackHole((properties, user))
             }
@@ -85,10 +92,12 @@ enum OneAtATimeRun {
             timeToDisk = "time to disk: run with LD_PRELOAD=Benchmarks/Scripts/write-instants/write-instants.so"
         }
         if let binoban { _ = await binoban.shutdown(gracePeriod: .seconds(5)) }
+        floor?.stop()
         directory.remove()
         let cpu = after.cpu - before.cpu
         let switches = (after.voluntary - before.voluntary) + (after.involuntary - before.involuntary)
-        var line = "one-at-a-time rate \(Int(rate))/s \(tracks ? "track" : "loop-only"): \(events) events,"
+        let mode = floor != nil ? "floor" : tracks ? "track" : "loop-only"
+        var line = "one-at-a-time rate \(Int(rate))/s \(mode): \(events) events,"
         line += " cpu \(format(cpu * 1e6)) µs, switches \(switches)"
         let (voluntary, involuntary) = (after.voluntary - before.voluntary, after.involuntary - before.involuntary)
         line += " (voluntary \(voluntary), involuntary \(involuntary))"
