@@ -25,6 +25,8 @@ import Darwin
 /// per call around the `track()` call (`CLOCK_THREAD_CPUTIME_ID` read before and after each call; the loop-only
 /// mode reads it around nothing, so the difference is the call's own cost).
 ///
+/// `BENCH_FLUSH_AT=N` sets `flushAt` (default 20) to see what a batch's upload and file turnover cost per event.
+///
 /// `BENCH_FLOOR=1` (Linux) hands each event to ``FloorLoop`` instead of an instance: the floor of this shape of
 /// hand-off (a timer armed by the group's first event, one wake-up and one `write` per group) on this machine.
 enum OneAtATimeRun {
@@ -40,6 +42,8 @@ enum OneAtATimeRun {
             configuration.apiHost = "127.0.0.1"
             configuration.transport = AtOnceTransport()
             configuration.storageDirectory = directory.url
+            // Not the default: only to see what each batch costs (the default is what the benchmark measures).
+            if let flushAt = environment("BENCH_FLUSH_AT").flatMap({ Int($0) }) { configuration.flushAt = flushAt }
             binoban = Binoban.create(configuration: configuration)
             // The storage opens and the first (empty) upload pass runs before the window.
             _ = await binoban?.flushAndWait()
