@@ -213,6 +213,23 @@ struct CurlEventTransportTests {
         #expect(error?.reason == reason, "\(path): \(String(describing: error))")
     }
 
+    @Test(
+        "A protocol violation says what the peer did",
+        arguments: [
+            ("/huge-head", "its head passed the 64 KiB limit"),
+            ("/huge-line", "a line of its head passed libcurl's 100 KiB limit"),
+            ("/bad-chunk", "its chunked body was malformed"),
+        ])
+    func protocolViolationsSayWhat(path: String, circumstance: String) async throws {
+        let server = try ScriptedPythonServer()
+        let transport = CurlEventTransport(resourceTimeout: .seconds(10))
+        let error = try #require(await Self.failure(transport, server.url(path)))
+        #expect(error.reason == .protocolViolation)
+        let code = try #require(error.curlCode)
+        #expect(BinobanTransportFailure(error).detail == "\(circumstance); curl code \(code)", "\(path)")
+        #expect(error.description.contains("; \(circumstance); curl code"), "\(path): \(error)")
+    }
+
     @Test("Nothing listens: refused")
     func refused() async throws {
         let refusing = try RefusingPort()
