@@ -38,10 +38,11 @@ public struct URLSessionEventTransportError: Error, Sendable, Hashable, CustomSt
         self.init(reason: failure.reason(), urlErrorCode: failure.urlErrorCode)
     }
 
-    /// A one-line explanation without the URL.
+    /// A one-line explanation without the URL, e.g. `event upload got no HTTP answer: refused (the server refused
+    /// the connection; URLError -1004)`: after the colon, the words of ``transportFailure``, which the instance's
+    /// reports and the CLI print, so every transport says a reason the same way.
     public var description: String {
-        let code = urlErrorCode.map { " (URLError \($0))" } ?? ""
-        return "event upload got no HTTP answer: \(reason.rawValue)\(code)"
+        "event upload got no HTTP answer: \(transportFailure)"
     }
 }
 

@@ -22,21 +22,39 @@ package struct CurlFailure: Error, Sendable, Hashable {
         self.curlCode = curlCode
     }
 
-    /// The reason's explanation, in the engine's own words where it knows more than any transport: which library
-    /// is missing, and that a head over the engine's limit counts as not HTTP. Safe to log.
-    package var explanation: String {
-        switch reason {
-        case .protocolViolation: "the answer was not valid HTTP/1.1 (or its head was too large)"
-        case .unavailable: "libcurl.so.4 could not be loaded (install the libcurl4 package)"
-        default: reason.explanation
-        }
+    /// What the engine knows beyond the reason, then libcurl's code, e.g. `its head passed the 64 KiB limit; curl
+    /// code 23` or `curl code 7`; empty when there is neither. The detail the libcurl transports give BinobanCore's
+    /// reports (`BinobanTransportFailure.detail`), and what their errors' descriptions say after the reason's shared
+    /// explanation. Names no host, address, header or value: safe to log.
+    package var detail: String {
+        let code = curlCode.map { "curl code \($0)" }
+        return [circumstance, code].compactMap { $0 }.joined(separator: "; ")
     }
 
-    /// The reason, its explanation and libcurl's code, e.g. `refused (the server refused the connection; curl code
-    /// 7)`: what the public errors' descriptions say after "got no HTTP answer: ".
+    /// The reason, its shared explanation and ``detail``, e.g. `refused (the server refused the connection; curl
+    /// code 7)`: what the public errors' descriptions say after "got no HTTP answer: ", in the words of
+    /// BinobanCore's reports and the CLI.
     package var reasonAndExplanation: String {
-        let code = curlCode.map { "; curl code \($0)" } ?? ""
-        return "\(reason.rawValue) (\(explanation)\(code))"
+        reason.words(detail: detail)
+    }
+
+    /// What the system or the peer did, where the reason and libcurl's code tell it and the reason's shared
+    /// explanation does not: which library is missing, which limit the answer's head passed, what was malformed.
+    private var circumstance: String? {
+        guard reason == .protocolViolation else {
+            return reason == .unavailable && curlCode == nil ? "libcurl.so.4 could not be loaded" : nil
+        }
+        switch curlCode {
+        // The engine refuses the line that takes the head past its limit, and libcurl ends the transfer as a write
+        // error; classify(code:osErrno:message:headComplete:) names no other write error a protocol violation.
+        case 23: return "its head passed the \(AnswerHead.limit / 1024) KiB limit"
+        case 27: return "a line of its head passed libcurl's 100 KiB limit"
+        case 56: return "its chunked body was malformed"
+        case 1: return "it had no HTTP status line"
+        case 8: return "its status line or a header line was malformed"
+        case 16, 92: return "its HTTP/2 framing was broken"
+        default: return nil
+        }
     }
 
     /// Names a finished transfer's result.

@@ -363,9 +363,9 @@ public final class Binoban: Sendable {
         guard let unretainedRuntime else { return false }
         let now = configuration.wallClock.currentMillisecondsSince1970()
         let accepted = unretainedRuntime._withUnsafeGuaranteedRef { runtime in
-            let (high, low) = runtime.random.nextPair()
-            return runtime.intake.acceptMobile(
-                kind, name: name, payload: payload, messageId: MessageID(high: high, low: low), timestampMillis: now)
+            runtime.intake.acceptMobile(
+                kind, name: name, payload: payload, messageId: MessageID.random(from: runtime.random),
+                timestampMillis: now)
         }
         if debugLogIsOn {
             debugLog.event(kind, name: name, fieldCount: payload.objectValue?.count ?? 0, accepted: accepted)

@@ -185,8 +185,8 @@ actor PipelineLoop: PipelineControl {
             thread.park(until: nil)
             return
         }
-        // The deadline is the park's timeout; a gathering park ends at its window or the deadline, if sooner, and a
-        // park with a signal delay one window after the intake's first signal.
+        // The deadline is the park's timeout; a park with a signal delay ends one window after the intake's first
+        // signal, and a gathering park at its window or the deadline, if sooner.
         if gathering.delaysSignals {
             // Every park is an idle one with the window as its signal delay (but after a burst), timed in plain
             // nanoseconds: no clock instant of the standard library on the loop's usual path.
@@ -196,8 +196,9 @@ actor PipelineLoop: PipelineControl {
             return
         }
         let until = deadline.map { clock.continuousInstant(of: $0) }
+        // Where the thread waits on a condition variable: parks that hold signals gather instead.
         let plan = gathering.park(now: .now, deadline: until)
-        thread.park(until: plan.until, holdingSignals: plan.holdsSignals, signalDelay: plan.signalDelay)
+        thread.park(until: plan.until, holdingSignals: plan.holdsSignals)
         // Woken by the intake alone from an idle park: gather what comes in the next window into the same turn (the
         // intake does not signal again until it is drained, and a gathering park holds its signals, so callers pay
         // no wake-up meanwhile).

@@ -12,8 +12,9 @@ public struct BinobanTransportFailure: Sendable, Hashable, CustomStringConvertib
 
     /// Why no HTTP answer arrived.
     public var reason: Reason
-    /// The transport's own code, such as `curl code 7` or `URLError -1004`, or, for an error that names no reason,
-    /// its type's name; empty when there is none.
+    /// What the transport knows beyond the reason and its own code, such as `curl code 7`, `its head passed the 64
+    /// KiB limit; curl code 23` or `URLError -1004`, or, for an error that names no reason, its type's name; empty
+    /// when there is none.
     public var detail: String
 
     /// Creates a failure.
@@ -36,9 +37,9 @@ public struct BinobanTransportFailure: Sendable, Hashable, CustomStringConvertib
     }
 
     /// The reason, its explanation and the detail, e.g. `refused (the server refused the connection; curl code
-    /// 7)`.
+    /// 7)`: the same words as the transports' error descriptions after "got no HTTP answer: ".
     public var description: String {
-        detail.isEmpty ? "\(reason) (\(reason.explanation))" : "\(reason) (\(reason.explanation); \(detail))"
+        reason.words(detail: detail)
     }
 }
 

@@ -33,6 +33,8 @@ public final class CurlEventTransport: BinobanEventTransport, Sendable {
     /// The CA bundle (a PEM file) that verifies the ingest's certificate; `nil` for `SSL_CERT_FILE` when set, else
     /// libcurl's trust store.
     public let caBundlePath: String?
+    /// Told how long each request took on the engine's clock (``init(requestTimeout:resourceTimeout:caBundlePath:ended:)``).
+    private let ended: (@Sendable (Duration) -> Void)?
 
     /// Creates a transport.
     ///
@@ -52,6 +54,21 @@ public final class CurlEventTransport: BinobanEventTransport, Sendable {
         self.requestTimeout = requestTimeout > .zero ? requestTimeout : Self.defaultRequestTimeout
         self.resourceTimeout = resourceTimeout > .zero ? resourceTimeout : Self.defaultResourceTimeout
         self.caBundlePath = caBundlePath
+        ended = nil
+    }
+
+    /// Creates a transport that calls `ended`, on the engine's thread, with the time each request took from the
+    /// engine taking it to libcurl ending it (an answer or a failure, not a cancellation). This is the engine's own
+    /// clock: the caller's task may resume much later when its executor's threads are busy, so the package's tests
+    /// tell a deadline from a stall with it rather than with the time their task took to resume.
+    package init(
+        requestTimeout: Duration, resourceTimeout: Duration, caBundlePath: String?,
+        ended: @escaping @Sendable (Duration) -> Void
+    ) {
+        self.requestTimeout = requestTimeout > .zero ? requestTimeout : Self.defaultRequestTimeout
+        self.resourceTimeout = resourceTimeout > .zero ? resourceTimeout : Self.defaultResourceTimeout
+        self.caBundlePath = caBundlePath
+        self.ended = ended
     }
 
     /// Sends one batch and returns the server's answer, whatever its status.
@@ -59,10 +76,11 @@ public final class CurlEventTransport: BinobanEventTransport, Sendable {
     /// - Throws: ``CurlEventTransportError`` when no HTTP answer arrived, or `CancellationError` when the calling
     ///   task was cancelled.
     public func send(_ request: BinobanTransportRequest) async throws -> BinobanTransportResponse {
-        let exchange = CurlRequest(
+        var exchange = CurlRequest(
             method: request.method, url: request.url.absoluteString, headers: request.headers, body: request.body,
             deadline: resourceTimeout, connectTimeout: requestTimeout, stallTimeout: requestTimeout,
             caBundlePath: caBundlePath)
+        exchange.ended = ended
         do {
             let engine = try CurlEngine.shared.get()
             let answer = try await engine.send(exchange)

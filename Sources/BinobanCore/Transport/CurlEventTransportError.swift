@@ -27,24 +27,20 @@ public struct CurlEventTransportError: Error, Sendable, Hashable, CustomStringCo
     }
 
     /// A one-line explanation without the URL, e.g. `event upload got no HTTP answer: refused (the server
-    /// refused the connection; curl code 7)`.
+    /// refused the connection; curl code 7)`: after the colon, the words of ``transportFailure``, which the
+    /// instance's reports and the CLI print, so every transport says a reason the same way.
     public var description: String {
-        "event upload got no HTTP answer: \(reasonAndExplanation)"
-    }
-
-    /// The reason, its explanation and libcurl's code, e.g. `refused (the server refused the connection; curl
-    /// code 7)`: the words the CLI prints after "got no answer".
-    package var reasonAndExplanation: String {
-        CurlFailure(reason: reason, curlCode: curlCode).reasonAndExplanation
+        "event upload got no HTTP answer: \(transportFailure)"
     }
 }
 #endif
 
 #if os(Linux)
 extension CurlEventTransportError: BinobanTransportFailureReporting {
-    /// The same reason, with libcurl's code as the detail (`curl code 7`).
+    /// The same reason, with what the engine knows beyond it and libcurl's code as the detail (`curl code 7`, `its
+    /// head passed the 64 KiB limit; curl code 23`, `libcurl.so.4 could not be loaded`).
     public var transportFailure: BinobanTransportFailure {
-        BinobanTransportFailure(reason: reason, detail: curlCode.map { "curl code \($0)" } ?? "")
+        BinobanTransportFailure(reason: reason, detail: CurlFailure(reason: reason, curlCode: curlCode).detail)
     }
 }
 #endif

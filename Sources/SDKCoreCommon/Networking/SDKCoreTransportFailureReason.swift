@@ -56,11 +56,19 @@ public enum SDKCoreTransportFailureReason: String, Sendable, Hashable, CaseItera
             "the server answered the TLS handshake in plain HTTP: the address probably needs http://, not https://"
         case .certificate: "the server's certificate was not trusted (or the CA bundle could not be read)"
         case .timeout: "the request timed out"
-        case .protocolViolation: "the answer was not valid HTTP"
+        case .protocolViolation: "the answer was not valid HTTP, or its head was too large"
         case .invalidRequest: "the request cannot be sent (bad address, scheme or header)"
         case .unavailable: "the transport cannot run on this system"
         case .cancelled: "the request was cancelled"
         case .other: "the request failed"
         }
+    }
+
+    /// The reason, its ``explanation`` and the transport's `detail` (what the transport knows beyond the reason, and
+    /// its own code), e.g. `refused (the server refused the connection; curl code 7)`: the one wording of a request
+    /// without an answer, shared by the transports' error descriptions, BinobanCore's reports and the CLI, so an
+    /// operator reads the same words whichever of them speaks.
+    package func words(detail: String) -> String {
+        detail.isEmpty ? "\(rawValue) (\(explanation))" : "\(rawValue) (\(explanation); \(detail))"
     }
 }

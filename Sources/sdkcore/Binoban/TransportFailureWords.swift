@@ -30,7 +30,8 @@ enum TransportFailureWords {
         // The URLSession transport cannot tell a plain-HTTP answer to its TLS hello from another handshake
         // failure (the libcurl transport names that `notTLS`, whose explanation already says http://).
         case .tlsHandshake: "if the ingest speaks plain HTTP, --api-host needs http://"
-        case .unavailable: "on Linux the command's transport needs libcurl.so.4: install the libcurl4 package"
+        // The libcurl transport's detail already says that libcurl.so.4 could not be loaded.
+        case .unavailable: "install the libcurl4 package"
         default: nil
         }
     }

@@ -90,25 +90,26 @@ struct AnswerWaitTests {
         guard thread.delaysSignals else { return thread.stop() }
         let inbox = LoopInbox<PipelineInstant>(thread: thread)
         let clock = ContinuousClock()
+        let hour = 3_600_000_000_000
         let answer = PipelineInput<PipelineInstant>.answered(b1, status: 200, retryAfter: nil, jitter: 0)
         // May wait: the answer posted before the park ends it one delay (here an hour) later, so at the deadline.
         inbox.letAnswersWait(true)
         var start = clock.now
         inbox.post(answer)
-        thread.park(until: start.advanced(by: .milliseconds(20)), signalDelay: .seconds(3600))
+        thread.park(timeoutNanoseconds: 20_000_000, signalDelayNanoseconds: hour)
         #expect(clock.now >= start.advanced(by: .milliseconds(20)))
         let taken = inbox.take()
         #expect(taken.count == 1)
         if case .answered(b1, 200, _, _)? = taken.first {} else { Issue.record("not the answer: \(taken)") }
         // A stop never waits.
         inbox.post(.stop(deadline: PipelineInstant(offset: .seconds(1))))
-        thread.park(until: nil, signalDelay: .seconds(3600))
+        thread.park(timeoutNanoseconds: nil, signalDelayNanoseconds: hour)
         _ = inbox.take()
         // Must not wait: the answer ends an hour-long park at once.
         inbox.letAnswersWait(false)
         start = clock.now
         inbox.post(answer)
-        thread.park(until: start.advanced(by: .seconds(3600)), signalDelay: .seconds(3600))
+        thread.park(timeoutNanoseconds: hour, signalDelayNanoseconds: hour)
         #expect(clock.now < start.advanced(by: .seconds(3600)))
         thread.stop()
     }

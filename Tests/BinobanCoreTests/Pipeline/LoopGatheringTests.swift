@@ -49,50 +49,70 @@ struct LoopGatheringTests {
         #expect(gathering.park(now: at(26), deadline: at(30_000)) == .init(until: at(30_000), holdsSignals: false))
     }
 
-    @Test("Where the thread delays signals, every park is an idle one whose first signal ends it a window later")
+    @Test("Where the thread delays signals, every park delays them one window and the loop never gathers")
     func delayedSignalParks() {
         var gathering = LoopGathering(window: window, delaysSignals: true)
-        let idle = LoopGathering.Park(until: at(30_000), holdsSignals: false, signalDelay: window)
-        #expect(gathering.park(now: at(0), deadline: at(30_000)) == idle)
+        #expect(gathering.parkDelaysSignals())
         #expect(gathering.wokeFromIdle(now: at(10), deadline: at(30_000), byIntakeAlone: true) == nil)
         gathering.turnBegan(withIntakeWork: true)
-        #expect(gathering.park(now: at(15), deadline: at(30_000)) == idle)
+        gathering.drained(events: 3)
+        #expect(gathering.parkDelaysSignals())
+        #expect(gathering.wokeFromIdle(now: at(15), deadline: at(30_000), byIntakeAlone: true) == nil)
         #expect(gathering.phase == .idle)
     }
 
     @Test("After a burst's drain the loop does not gather: the next signal wakes it at once", arguments: [false, true])
     func burstDoesNotGather(delaysSignals: Bool) {
+        // Each platform's loop asks its own question: the signal delay where the thread delays signals, the park
+        // plan elsewhere.
         var gathering = LoopGathering(window: window, delaysSignals: delaysSignals)
         gathering.turnBegan(withIntakeWork: true)
         gathering.drained(events: LoopGathering.burstDrain)
-        #expect(gathering.park(now: at(0), deadline: at(30_000)) == .init(until: at(30_000), holdsSignals: false))
+        if delaysSignals {
+            #expect(!gathering.parkDelaysSignals())
+        } else {
+            #expect(gathering.park(now: at(0), deadline: at(30_000)) == .init(until: at(30_000), holdsSignals: false))
+        }
         #expect(gathering.wokeFromIdle(now: at(1), deadline: at(30_000), byIntakeAlone: true) == nil)
-        // A smaller drain ends the burst: the loop gathers again.
+        // A smaller drain ends the burst: the loop delays signals, or gathers, again.
         gathering.drained(events: LoopGathering.burstDrain - 1)
-        let next = gathering.park(now: at(2), deadline: at(30_000))
-        #expect(next.signalDelay == (delaysSignals ? window : nil))
+        if delaysSignals {
+            #expect(gathering.parkDelaysSignals())
+        } else {
+            #expect(gathering.park(now: at(2), deadline: at(30_000)) == .init(until: at(30_000), holdsSignals: false))
+            #expect(
+                gathering.wokeFromIdle(now: at(3), deadline: at(30_000), byIntakeAlone: true)
+                    == .init(until: at(8), holdsSignals: true))
+        }
     }
 
-    @Test("The loop's instant-free question gives the plan's signal delay, burst or not", arguments: [false, true])
-    func parkDelaysSignalsMatchesThePlan(delaysSignals: Bool) {
-        var asked = LoopGathering(window: window, delaysSignals: delaysSignals)
-        var planned = asked
-        for drain in [1, LoopGathering.burstDrain, LoopGathering.burstDrain - 1, 2 * LoopGathering.burstDrain] {
-            asked.turnBegan(withIntakeWork: true)
-            planned.turnBegan(withIntakeWork: true)
-            asked.drained(events: drain)
-            planned.drained(events: drain)
-            let plan = planned.park(now: at(0), deadline: at(30_000))
-            let delays = asked.parkDelaysSignals()
-            if delaysSignals {
-                #expect(delays == (plan.signalDelay != nil))
-                #expect(asked == planned)
-            } else {
-                // Where the thread does not delay signals the loop never asks; the answer is no, the plan's delay none.
-                #expect(!delays)
-                #expect(plan.signalDelay == nil)
-            }
+    @Test("A burst ends a gathering: the next park is an idle one")
+    func burstEndsGathering() {
+        var gathering = LoopGathering(window: window, delaysSignals: false)
+        _ = gathering.park(now: at(0), deadline: nil)
+        _ = gathering.wokeFromIdle(now: at(1), deadline: nil, byIntakeAlone: true)
+        #expect(gathering.phase == .gathering)
+        gathering.turnBegan(withIntakeWork: true)
+        gathering.drained(events: 2 * LoopGathering.burstDrain)
+        #expect(gathering.park(now: at(6), deadline: nil) == .init(until: nil, holdsSignals: false))
+        #expect(gathering.phase == .idle)
+        // The burst's events do not count as a window's: after a small drain the loop parks idle, not a window.
+        gathering.drained(events: 1)
+        #expect(gathering.park(now: at(7), deadline: nil) == .init(until: nil, holdsSignals: false))
+    }
+
+    @Test("The signal delay is asked for on every drain: none after a burst, the window after any other")
+    func parkDelaysSignalsFollowsEachDrain() {
+        var delaying = LoopGathering(window: window, delaysSignals: true)
+        let waiting = LoopGathering(window: window, delaysSignals: false)
+        for drain in [1, LoopGathering.burstDrain, LoopGathering.burstDrain - 1, 2 * LoopGathering.burstDrain, 0] {
+            delaying.turnBegan(withIntakeWork: true)
+            delaying.drained(events: drain)
+            #expect(delaying.parkDelaysSignals() == (drain < LoopGathering.burstDrain), "after \(drain)")
+            #expect(delaying.phase == .idle)
         }
+        // Where the thread does not delay signals the loop never asks; the answer is no.
+        #expect(!waiting.parkDelaysSignals())
     }
 
     @Test("A window never outlasts the loop's deadline")

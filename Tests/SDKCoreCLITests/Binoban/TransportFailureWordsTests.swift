@@ -15,8 +15,7 @@ struct TransportFailureWordsTests {
             ? "\(reason.rawValue) (\(reason.explanation))" : "\(reason.rawValue) (\(reason.explanation); \(detail))"
         switch reason {
         case .tlsHandshake: return head + "; if the ingest speaks plain HTTP, --api-host needs http://"
-        case .unavailable:
-            return head + "; on Linux the command's transport needs libcurl.so.4: install the libcurl4 package"
+        case .unavailable: return head + "; install the libcurl4 package"
         default: return head
         }
     }
@@ -38,6 +37,17 @@ struct TransportFailureWordsTests {
         // The words match the instance's own report about the same error.
         #expect(TransportFailureWords.reason(of: error).hasPrefix(BinobanTransportFailure(error).description))
         #expect(TransportFailureWords.isMisaddressed(error) == (reason == .notTLS))
+        // The same words as the error's own description, after its colon.
+        #expect(error.description == "event upload got no HTTP answer: \(BinobanTransportFailure(error))")
+    }
+
+    @Test("libcurl missing: the engine's detail says which library, the advice which package")
+    func libcurlMissing() {
+        let error = CurlEventTransportError(reason: .unavailable, curlCode: nil)
+        #expect(
+            TransportFailureWords.reason(of: error)
+                == "unavailable (the transport cannot run on this system; libcurl.so.4 could not be loaded); install "
+                + "the libcurl4 package")
     }
     #endif
 
@@ -53,6 +63,11 @@ struct TransportFailureWordsTests {
         // A code that says no more keeps the coarse reason's words and shows the code.
         let withCode = URLSessionEventTransportError(reason: reason, urlErrorCode: -1)
         #expect(TransportFailureWords.reason(of: withCode) == expectedWords(shared, "URLError -1"))
+        // The error's own description says the same, after its colon.
+        #expect(
+            withCode.description
+                == "event upload got no HTTP answer: \(BinobanTransportFailure(withCode).description)")
+        #expect(withCode.description.hasPrefix("event upload got no HTTP answer: \(shared.rawValue) ("))
         // The URLSession transport cannot tell a plain-HTTP answer apart, so no URLSession error ends a flush as
         // misaddressed; the TLS advice covers that case instead.
         #expect(!TransportFailureWords.isMisaddressed(withoutCode))

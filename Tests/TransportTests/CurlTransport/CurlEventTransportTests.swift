@@ -35,6 +35,24 @@ struct CurlEventTransportTests {
         }
     }
 
+    /// The failure of one request to `url` through a transport with these limits, and the time the request took
+    /// on the engine's own clock. How long this test's task takes to resume says how busy the test process's threads
+    /// are (in the whole suite under the address sanitizer it has been 70 s), not when libcurl ended the request.
+    static func timedFailure(
+        _ url: URL, requestTimeout: Duration, resourceTimeout: Duration
+    ) async throws -> (error: CurlEventTransportError?, took: Duration) {
+        let (durations, report) = AsyncStream.makeStream(of: Duration.self)
+        let transport = CurlEventTransport(
+            requestTimeout: requestTimeout, resourceTimeout: resourceTimeout, caBundlePath: nil
+        ) { report.yield($0) }
+        let error = await failure(transport, url)
+        // The engine reports the time before it resumes the caller.
+        report.finish()
+        var taken = durations.makeAsyncIterator()
+        let took = try #require(await taken.next())
+        return (error, took)
+    }
+
     @Test("Every status from 2xx to 5xx is an answer, with its headers; the request carries exactly its headers")
     func statusesAreAnswers() async throws {
         let server = try ScriptedPythonServer()
@@ -118,46 +136,52 @@ struct CurlEventTransportTests {
     @Test("A server that never answers: the request ends at its deadline as a timeout")
     func silentServerTimesOut() async throws {
         let server = try ScriptedPythonServer()
-        // The stall limit is 120 s (it would end the request after about 125 s), so only the deadline ends it
-        // within 100 s. The bound is that loose because this task resumes only when one of the test process's
-        // few threads is free, which in the whole suite has taken 40 s; CurlEngineDeadlineTests measures the
-        // deadline on the engine's own clock.
-        let transport = CurlEventTransport(requestTimeout: .seconds(120), resourceTimeout: .milliseconds(600))
-        let started = ContinuousClock.now
-        let error = await Self.failure(transport, server.url("/silent"))
+        // The stall limit is 120 s (it would end the request after about 125 s), so only the 600 ms deadline ends it
+        // within 5 s on the engine's clock (the bound of CurlEngineDeadlineTests, which holds with forty transfers
+        // on the engine); a stall limit of a second, were the two limits swapped, would take about 7 s. libcurl
+        // counts the deadline in whole milliseconds from its own start, a little after the engine's.
+        let (error, took) = try await Self.timedFailure(
+            server.url("/silent"), requestTimeout: .seconds(120), resourceTimeout: .milliseconds(600))
         #expect(error?.reason == .timeout)
         #expect(error?.curlCode == 28)
-        #expect(ContinuousClock.now - started < .seconds(100))
+        #expect(took >= .milliseconds(550))
+        #expect(took < .seconds(5), "the engine ended a request with a 600 ms deadline after \(took)")
     }
 
     @Test("A request that makes no progress fails after its request timeout, before the resource timeout")
     func stallTimesOut() async throws {
         let server = try ScriptedPythonServer()
-        let transport = CurlEventTransport(requestTimeout: .seconds(1), resourceTimeout: .seconds(300))
-        let started = ContinuousClock.now
-        let error = await Self.failure(transport, server.url("/silent"))
+        let (error, took) = try await Self.timedFailure(
+            server.url("/silent"), requestTimeout: .seconds(1), resourceTimeout: .seconds(300))
         #expect(error?.reason == .timeout)
-        // libcurl averages the speed over five seconds, so the stall ends it after about 6 s, long before the
-        // 300 s deadline. The bound is loose for the reason the test above gives (in the whole suite under the
-        // address sanitizer this task has resumed 70 s after the start).
-        #expect(ContinuousClock.now - started < .seconds(200))
+        #expect(error?.curlCode == 28)
+        // libcurl averages the speed over five seconds, so the stall ends the request after about 7 s on the
+        // engine's clock: later than a 1 s deadline would (were the two limits swapped), and far below the 300 s one.
+        #expect(took >= .seconds(2))
+        #expect(took < .seconds(60), "the engine ended a request stalled for 1 s after \(took)")
     }
 
     @Test("A body that trickles in is cut at the deadline")
     func trickleTimesOut() async throws {
         let server = try ScriptedPythonServer()
-        let transport = CurlEventTransport(requestTimeout: .seconds(30), resourceTimeout: .milliseconds(700))
-        let error = await Self.failure(transport, server.url("/trickle"))
+        let (error, took) = try await Self.timedFailure(
+            server.url("/trickle"), requestTimeout: .seconds(30), resourceTimeout: .milliseconds(700))
         #expect(error?.reason == .timeout)
+        // The deadline, not the 30 s stall limit (which a trickle never meets anyway).
+        #expect(took >= .milliseconds(650))
+        #expect(took < .seconds(5), "the engine ended a request with a 700 ms deadline after \(took)")
     }
 
     @Test("A listener that accepts and stays silent: the TLS handshake is bounded by the deadline")
     func silentListenerTimesOut() async throws {
         let server = try ScriptedPythonServer()
-        let transport = CurlEventTransport(requestTimeout: .seconds(30), resourceTimeout: .milliseconds(500))
         let url = URL(string: "https://127.0.0.1:\(server.silentPort)/b")!
-        let error = await Self.failure(transport, url)
+        let (error, took) = try await Self.timedFailure(
+            url, requestTimeout: .seconds(30), resourceTimeout: .milliseconds(500))
         #expect(error?.reason == .timeout)
+        // The deadline, not the 30 s limit on connecting (the handshake included).
+        #expect(took >= .milliseconds(450))
+        #expect(took < .seconds(5), "the engine ended a handshake with a 500 ms deadline after \(took)")
     }
 
     @Test("Answers of 2000 MiB or endless chunks end with their status once 64 KiB of body was seen")
@@ -187,6 +211,23 @@ struct CurlEventTransportTests {
         let transport = CurlEventTransport(resourceTimeout: .seconds(10))
         let error = await Self.failure(transport, server.url(path))
         #expect(error?.reason == reason, "\(path): \(String(describing: error))")
+    }
+
+    @Test(
+        "A protocol violation says what the peer did",
+        arguments: [
+            ("/huge-head", "its head passed the 64 KiB limit"),
+            ("/huge-line", "a line of its head passed libcurl's 100 KiB limit"),
+            ("/bad-chunk", "its chunked body was malformed"),
+        ])
+    func protocolViolationsSayWhat(path: String, circumstance: String) async throws {
+        let server = try ScriptedPythonServer()
+        let transport = CurlEventTransport(resourceTimeout: .seconds(10))
+        let error = try #require(await Self.failure(transport, server.url(path)))
+        #expect(error.reason == .protocolViolation)
+        let code = try #require(error.curlCode)
+        #expect(BinobanTransportFailure(error).detail == "\(circumstance); curl code \(code)", "\(path)")
+        #expect(error.description.contains("; \(circumstance); curl code"), "\(path): \(error)")
     }
 
     @Test("Nothing listens: refused")

@@ -16,8 +16,8 @@ import CLoopTimer
 /// One thread that is a serial executor, and the one place the pipeline loop waits.
 ///
 /// The pipeline loop (``PipelineLoop``) runs on it, and so does the default file storage, so a storage call is a
-/// plain call on the same thread (no hop to another queue and back). Between turns the loop blocks the thread in
-/// ``park(until:holdingSignals:signalDelay:)``, which ends on a ``signalWork()`` (new intake work) or a ``wake()``
+/// plain call on the same thread (no hop to another queue and back). Between turns the loop blocks the thread in a
+/// park, which ends on a ``signalWork()`` (new intake work) or a ``wake()``
 /// (an upload's answer, a shutdown, a purge, a control call) or at the park's deadline (the loop's timers: the wait's
 /// timeout, no timer object). The loop parks by blocking, not by suspending on a continuation: a resumed
 /// continuation goes through the shared pool and wakes one of its threads before it comes back here
@@ -25,9 +25,11 @@ import CLoopTimer
 ///
 /// A thread wake-up is the expensive part of handing one event over, so the loop wakes once per group of events
 /// (``LoopGathering``, Docs/Decisions/0230). On Linux a park waits on a one-shot timer (`timerfd`, through the
-/// `CLoopTimer` shim) that any thread can arm: with a `signalDelay`, the first ``signalWork()`` of a park arms it
-/// that far ahead (one system call on the caller, no wake-up) and later ones do nothing, so the loop wakes once,
-/// `signalDelay` after the group's first event. Elsewhere a park waits on a condition variable and may hold
+/// `CLoopTimer` shim) that any thread can arm, and the loop parks with
+/// ``park(timeoutNanoseconds:signalDelayNanoseconds:)``: with a signal delay, the first ``signalWork()`` of a park
+/// arms the timer that far ahead (one system call on the caller, no wake-up) and later ones do nothing, so the loop
+/// wakes once, the delay after the group's first event. Elsewhere (Apple platforms, or Linux should the timer not be
+/// created) a park waits on a condition variable, the loop parks with ``park(until:holdingSignals:)`` and may hold
 /// signals instead: they are noted but do not end it before its deadline (a gathering window). Work that must not
 /// wait (an upload's answer, a shutdown, a purge, a control call, a deadline on a test's clock) ends any park with
 /// ``wake()``. While
@@ -197,14 +199,14 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
 
     /// Blocks the calling thread (the loop's turn, on this executor) until a ``wake()``, a ``signalWork()`` or
     /// `deadline`. With `holdingSignals` (and a deadline), ``signalWork()`` only notes that work is waiting and the
-    /// park lasts until `deadline` or a ``wake()``. With `signalDelay` (where ``delaysSignals``), the first
-    /// ``signalWork()`` ends the park that much later (or at `deadline`, if sooner). Returns at once when a
-    /// ``wake()`` came since the last park or the deadline has passed; a ``signalWork()`` that came since the last
-    /// park counts as made when this one begins. The call is consumed: the turn that follows takes everything
-    /// pending.
-    func park(
-        until deadline: ContinuousClock.Instant?, holdingSignals: Bool = false, signalDelay: Duration? = nil
-    ) {
+    /// park lasts until `deadline` or a ``wake()``. Returns at once when a ``wake()`` came since the last park or the
+    /// deadline has passed; a ``signalWork()`` that came since the last park counts as made when this one begins.
+    /// The call is consumed: the turn that follows takes everything pending.
+    ///
+    /// The loop's park where the thread does not delay signals (it gathers with held parks instead), and on a
+    /// test's manual clock (no deadline: the clock's timer wakes it). Where the thread delays signals the loop parks
+    /// with ``park(timeoutNanoseconds:signalDelayNanoseconds:)``, the only park that takes a signal delay.
+    func park(until deadline: ContinuousClock.Instant?, holdingSignals: Bool = false) {
         let holds = holdingSignals && deadline != nil
         // The time left is read before the monotonic clock: the deadline can only come out late by the nanoseconds
         // between the two reads, never early.
@@ -212,13 +214,14 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
             let left = Self.nanoseconds(ContinuousClock.now.duration(to: deadline))
             return Self.monotonicNanoseconds() + left
         }
-        park(untilMonotonic: until, holdingSignals: holds, signalDelayNanoseconds: signalDelay.map(Self.nanoseconds))
+        park(untilMonotonic: until, holdingSignals: holds, signalDelayNanoseconds: nil)
     }
 
-    /// Parks like ``park(until:holdingSignals:signalDelay:)`` without holding signals, with the deadline
-    /// `timeoutNanoseconds` from now and the signal delay in nanoseconds: the loop's usual park, which then handles
-    /// no `ContinuousClock.Instant` (a type of the standard library whose optional the compiler copies and destroys
-    /// through its runtime metadata, a measurable share of a turn) and converts no `Duration`.
+    /// Parks like ``park(until:holdingSignals:)`` without holding signals, with the deadline `timeoutNanoseconds`
+    /// from now. With `signalDelayNanoseconds` (where ``delaysSignals``; ignored elsewhere), the first
+    /// ``signalWork()`` ends the park that much later (or at the deadline, if sooner). The loop's usual park on
+    /// Linux, which handles no `ContinuousClock.Instant` (a type of the standard library whose optional the compiler
+    /// copies and destroys through its runtime metadata, a measurable share of a turn) and converts no `Duration`.
     func park(timeoutNanoseconds: Int?, signalDelayNanoseconds: Int?) {
         let until = timeoutNanoseconds.map { Self.monotonicNanoseconds() + min(max($0, 0), Self.longestWait) }
         park(untilMonotonic: until, holdingSignals: false, signalDelayNanoseconds: signalDelayNanoseconds)
