@@ -477,9 +477,11 @@ struct LoopModelTests {
         }
         ?? Array(1...160) + [3019]
 
+    /// The limit catches a hang, not slowness: a seed takes about 0.1 s alone, but the whole suite under the address
+    /// sanitizer on 2 cores once left one waiting past a minute for a thread (seed 19; it passed on the next run).
     @Test(
         "Results, outcomes, statistics, reports and the ingest agree, whatever the seeded calls and answers",
-        .timeLimit(.minutes(1)), arguments: seeds)
+        .timeLimit(.minutes(5)), arguments: seeds)
     func seededRun(seed: UInt64) async throws {
         var run = LoopModelRun(seed: seed)
         try await run.run()
