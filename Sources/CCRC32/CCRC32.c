@@ -16,14 +16,16 @@
 #define BARRETT_QUOTIENT 0x1f7011641ULL
 
 int ccrc32_available(void) {
-    // Asked once; a race only asks twice and finds the same answer.
+    // Asked once (atomically: two threads asking at once only ask twice and find the same answer).
     static int known = -1;
-    if (known < 0) {
+    int answer = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (answer < 0) {
         unsigned int eax = 0, ebx = 0, ecx = 0, edx = 0;
         int found = __get_cpuid(1, &eax, &ebx, &ecx, &edx);
-        known = found && (ecx & bit_PCLMUL) && (ecx & bit_SSE4_1) ? 1 : 0;
+        answer = found && (ecx & bit_PCLMUL) && (ecx & bit_SSE4_1) ? 1 : 0;
+        __atomic_store_n(&known, answer, __ATOMIC_RELAXED);
     }
-    return known;
+    return answer;
 }
 
 /// Multiplies the 128 bits of `value` folded by `constants`: its low half by the constants' low half, its high
