@@ -5,7 +5,7 @@ import CCRC32
 /// CRC-32 (IEEE 802.3, reflected polynomial `0xEDB88320`), the checksum of each stored event record.
 ///
 /// Every record is checksummed when written and again when read, both on the pipeline loop's thread, so this was
-/// a third of the loop's CPU time per event in a burst. On Linux x86-64 with PCLMULQDQ the bulk of the bytes (a
+/// a quarter of the loop's CPU time per event in a burst. On Linux x86-64 with PCLMULQDQ the bulk of the bytes (a
 /// multiple of 16, from 64 bytes on) is folded with carry-less multiplication (the `CCRC32` shim, Decision 0260),
 /// several times faster; the tail, short inputs and every other platform use the tables below, with the
 /// slicing-by-16 method: sixteen 256-entry tables (16 KiB) let the loop consume sixteen bytes, read as two
