@@ -79,6 +79,7 @@ let package = Package(
                 "SDKCoreCommon",
                 .target(name: "CurlHTTPEngine", condition: .when(platforms: [.linux])),
                 .target(name: "CLoopTimer", condition: .when(platforms: [.linux])),
+                .target(name: "CCRC32", condition: .when(platforms: [.linux])),
                 .target(name: "URLSessionTransportSupport", condition: .when(platforms: applePlatforms)),
                 .target(name: "BinobanCorePrivacyManifest", condition: .when(platforms: applePlatforms)),
             ],
@@ -86,6 +87,8 @@ let package = Package(
         ),
         // The pipeline loop's park on Linux: a timer any thread can arm (timerfd; not a product; Decision 0230).
         .target(name: "CLoopTimer"),
+        // The stored records' CRC-32 with the processor's carry-less multiply on x86-64 (not a product; Decision 0260).
+        .target(name: "CCRC32"),
         // BinobanCore's PrivacyInfo.xcprivacy; Apple platforms only, as for FalconCore.
         .target(
             name: "BinobanCorePrivacyManifest",

@@ -94,6 +94,10 @@ import Foundation
         (Int64(951_782_400_000), "2000-02-29T00:00:00.000Z"),
         (Int64(-1), "1969-12-31T23:59:59.999Z"),
         (Int64(253_402_300_799_999), "9999-12-31T23:59:59.999Z"),
+        // Written at once into a stack buffer (years 0000–9999): a leap day's last millisecond, a three-digit year.
+        (Int64(951_868_799_999), "2000-02-29T23:59:59.999Z"),
+        (Int64(-34_954_248_008_624), "0862-05-05T22:39:51.376Z"),
+        (Int64(173_273_423_187_802), "7460-10-25T10:26:27.802Z"),
         // Raw counts beyond the four-digit years keep the spelling they always had: five digits, or a sign
         // inside the zero padding.
         (Int64(253_402_300_800_000), "10000-01-01T00:00:00.000Z"),

@@ -54,6 +54,44 @@ public enum ISO8601Timestamp: Sendable {
     package static func append(millisecondsSince1970 milliseconds: Int64, to bytes: inout [UInt8]) {
         let (days, millisOfDay) = floorDivide(milliseconds, 86_400_000)
         let (year, month, day) = civilDate(fromDaysSince1970: days)
+        guard (0..<10_000).contains(year) else {
+            appendFields(year: year, month: month, day: day, millisOfDay: millisOfDay, to: &bytes)
+            return
+        }
+        // The 24 bytes are written into a buffer on the stack and appended at once: appended one by one, each byte
+        // checked the array's capacity and uniqueness again, which was most of a timestamp's cost on the encoders'
+        // hot path (the pipeline loop encodes an event's timestamp per event in a burst).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+            func put(_ value: Int64, at offset: Int) {
+                text[offset] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
+                text[offset + 1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+            }
+            put(year / 100, at: 0)
+            put(year % 100, at: 2)
+            text[4] = UInt8(ascii: "-")
+            put(month, at: 5)
+            text[7] = UInt8(ascii: "-")
+            put(day, at: 8)
+            text[10] = UInt8(ascii: "T")
+            put(millisOfDay / 3_600_000, at: 11)
+            text[13] = UInt8(ascii: ":")
+            put(millisOfDay / 60_000 % 60, at: 14)
+            text[16] = UInt8(ascii: ":")
+            put(millisOfDay / 1000 % 60, at: 17)
+            text[19] = UInt8(ascii: ".")
+            let millis = millisOfDay % 1000
+            text[20] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: millis / 100)
+            put(millis % 100, at: 21)
+            text[23] = UInt8(ascii: "Z")
+            bytes.append(contentsOf: UnsafeBufferPointer(text))
+        }
+    }
+
+    /// The field-by-field writing of ``append(millisecondsSince1970:to:)``, for a year outside 0000–9999 (a sign
+    /// or a fifth digit).
+    private static func appendFields(
+        year: Int64, month: Int64, day: Int64, millisOfDay: Int64, to bytes: inout [UInt8]
+    ) {
         appendPadded(year, width: 4, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
         appendPadded(month, width: 2, to: &bytes)

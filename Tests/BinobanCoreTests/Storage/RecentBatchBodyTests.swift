@@ -102,6 +102,15 @@ struct RecentBatchBodyTests {
         #expect(recent.open == nil)
         recent.finished(7)
         #expect(recent.body(of: 7, eventCount: 3) == nil)
+        // Judged by the records before they are copied: records of exactly the limit fit, one byte more does not.
+        var exact = RecentBatchBody(limit: records.count)
+        exact.began(1)
+        exact.wrote(records: records, to: 1)
+        #expect(exact.open?.eventCount == 1)
+        var short = RecentBatchBody(limit: records.count - 1)
+        short.began(1)
+        short.wrote(records: records, to: 1)
+        #expect(short.open == nil)
     }
 
     @Test("A body is used only for its batch with the batch's event count; a failed write lets it go")

@@ -302,17 +302,20 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             events.prefix(taken).reduce(0) { $0 + $1.count + BatchRecordFormat.recordHeaderBytes })
         var settled = 0
         var oversizeAfterSettled = 0
+        // The open batch's figures as of the last write, read again only when a write, finish or start changed
+        // them: every read of the actor's `openBatch` was an exclusivity check, three per event.
+        var open = openBatch?.entry
         do {
             for (position, event) in events.prefix(taken).enumerated() {
-                if isOversize(event) {
+                let size = event.count
+                if isOversize(size) {
                     report.rejectedOversizeEvents += 1
                     oversizeAfterSettled += 1
                     continue
                 }
-                if let open = openBatch, open.entry.eventCount + pending.eventCount > 0 {
-                    let body = open.entry.bodyBytes + pending.bodyBytes + 1 + event.count
-                    let counted =
-                        open.entry.fileBytes + pending.bytes.count + BatchRecordFormat.recordHeaderBytes + event.count
+                if let entry = open, entry.eventCount + pending.eventCount > 0 {
+                    let body = entry.bodyBytes + pending.bodyBytes + 1 + size
+                    let counted = entry.fileBytes + pending.bytes.count + BatchRecordFormat.recordHeaderBytes + size
                     if limits.finishesOpenBatch(
                         bodyBytes: body, countedBytes: counted, envelopeOverhead: limits.envelopeOverheadBytes)
                     {
@@ -320,15 +323,17 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
                         settled = position
                         oversizeAfterSettled = 0
                         try finishOpenBatch(report: &report)
+                        open = openBatch?.entry
                     }
                 }
-                if openBatch == nil {
+                if open == nil {
                     try startBatch()
+                    open = openBatch?.entry
                 }
-                let isFirst = (openBatch?.entry.eventCount ?? 0) + pending.eventCount == 0
+                let isFirst = (open?.eventCount ?? 0) + pending.eventCount == 0
                 BatchRecordFormat.appendRecord(event, to: &pending.bytes)
                 pending.eventCount += 1
-                pending.bodyBytes += event.count + (isFirst ? 0 : 1)
+                pending.bodyBytes += size + (isFirst ? 0 : 1)
             }
             try write(&pending, report: &report)
         } catch {
@@ -414,7 +419,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             dropFromIndex(at: index)
             throw BinobanFileStorageError(code: .corruptBatch, message: "\(name) holds no intact event; deleted")
         }
-        return BinobanStoredBatch(id: batch, events: Data(body.events), eventCount: body.eventCount)
+        // Handed over as it is: `Data(body.events)` copied the body again.
+        return BinobanStoredBatch(id: batch, events: body.events, eventCount: body.eventCount)
     }
 
     /// Deletes a finished batch. Removing a batch that is already gone (or was never finished) does nothing.
@@ -545,7 +551,12 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     static let maximumSkippedSequences = 64
 
     private func isOversize(_ event: Data) -> Bool {
-        event.count >= limits.maxEventBytes || event.count + limits.envelopeOverheadBytes >= limits.maxBatchBytes
+        isOversize(event.count)
+    }
+
+    /// Whether an event of `size` bytes is refused as oversize.
+    private func isOversize(_ size: Int) -> Bool {
+        size >= limits.maxEventBytes || size + limits.envelopeOverheadBytes >= limits.maxBatchBytes
     }
 
     private static func isFramedAsObject(_ event: Data) -> Bool {

@@ -2,8 +2,9 @@
 /// batch an upload reads next (when events come one at a time, the one just finished) needs no file read: no
 /// open, `fstat`, `read` and `close`, and no checksum pass over bytes this process wrote a moment ago.
 ///
-/// Bounded: a body that grows past ``limit`` bytes is let go, and its batch is read from its file as before (a
-/// batch of an outage or a burst; the bodies of one-at-a-time traffic are a few kilobytes). At most two bodies
+/// Bounded: a body that would grow past ``limit`` bytes (judged by the records written, before they are copied) is
+/// let go, and its batch is read from its file as before (a batch of an outage or a burst; the bodies of
+/// one-at-a-time traffic are a few kilobytes). At most two bodies
 /// are held: the open batch's and the last finished one's. What the file storage checks on a read still holds:
 /// the body is used only while the batch's file exists and the body holds as many events as the batch's index
 /// entry (Docs/Decisions/0231).
@@ -38,6 +39,10 @@ struct RecentBatchBody {
     mutating func wrote(records: [UInt8], to sequence: UInt64) {
         guard var body = open, body.sequence == sequence else { return }
         open = nil
+        // Let go before the copy when the records alone (each payload plus an 8-byte header, more than the comma
+        // it adds to the body) would not fit: a burst's writes of hundreds of kilobytes are not copied only to be
+        // dropped a moment later.
+        guard body.events.count + records.count <= limit else { return }
         let appended = records.withUnsafeBytes { raw -> Bool in
             BatchRecordFormat.forEachWrittenRecord(in: raw) { payload in
                 if body.eventCount > 0 { body.events.append(UInt8(ascii: ",")) }
