@@ -26,14 +26,13 @@ import CLoopTimer
 /// A thread wake-up is the expensive part of handing one event over, so the loop wakes once per group of events
 /// (``LoopGathering``, Docs/Decisions/0230). On Linux a park waits on a one-shot timer (`timerfd`, through the
 /// `CLoopTimer` shim) that any thread can arm, and the loop parks with
-/// ``park(timeoutNanoseconds:signalDelayNanoseconds:)``: with a signal delay, the first ``signalWork()`` of a park
-/// arms the timer that far ahead (one system call on the caller, no wake-up) and later ones do nothing, so the loop
-/// wakes once, the delay after the group's first event. Elsewhere (Apple platforms, or Linux should the timer not be
-/// created) a park waits on a condition variable, the loop parks with ``park(until:holdingSignals:)`` and may hold
-/// signals instead: they are noted but do not end it before its deadline (a gathering window). Work that must not
-/// wait (an upload's answer, a shutdown, a purge, a control call, a deadline on a test's clock) ends any park with
-/// ``wake()``. While
-/// the loop awaits another executor (a storage of the host's), the thread runs the jobs sent to it.
+/// ``park(timeoutNanoseconds:signalDelayNanoseconds:)``: with a signal delay, the first ``signalWork()`` of a park arms
+/// the timer that far ahead (one system call on the caller, no wake-up) and later ones do nothing: the loop wakes once,
+/// the delay after the group's first event. Elsewhere (Apple platforms, or Linux without the timer) a park waits on a
+/// condition variable, the loop parks with ``park(until:holdingSignals:)`` and may hold signals instead: they are noted
+/// but do not end it before its deadline (a gathering window). Work that must not wait (an upload's answer, a shutdown,
+/// a purge, a control call, a deadline on a test's clock) ends any park with ``wake()``. While the loop awaits another
+/// executor (a storage of the host's), the thread runs the jobs sent to it.
 ///
 /// Only the loop parks, and nothing but the loop's own work is sent to this executor while it is parked (its
 /// control calls go through locks), so a park never holds up a job. When the loop ends it calls ``stop()``: the
@@ -204,8 +203,7 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
     /// The call is consumed: the turn that follows takes everything pending.
     ///
     /// The loop's park where the thread does not delay signals (it gathers with held parks instead), and on a
-    /// test's manual clock (no deadline: the clock's timer wakes it). Where the thread delays signals the loop parks
-    /// with ``park(timeoutNanoseconds:signalDelayNanoseconds:)``, the only park that takes a signal delay.
+    /// test's manual clock (no deadline: the clock's timer wakes it); elsewhere it is the nanosecond park below.
     func park(until deadline: ContinuousClock.Instant?, holdingSignals: Bool = false) {
         let holds = holdingSignals && deadline != nil
         // The time left is read before the monotonic clock: the deadline can only come out late by the nanoseconds
