@@ -117,7 +117,7 @@ struct EventEncoder: Sendable {
         }
         if event.kind != .track, event.kind != .identify {
             // Only server calls have these kinds; one built without fields is encoded with none.
-            appendServerEvent(event, Self.noServerFields, to: &bytes)
+            appendServerEvent(event, PendingEvent.plainServerFields, to: &bytes)
             return
         }
         if event.kind == .track {
@@ -206,8 +206,6 @@ struct EventEncoder: Sendable {
     }
 
     // MARK: Server calls
-
-    private static let noServerFields = PendingEvent.ServerFields()
 
     /// Appends a server call's event: its spec type and members, the per-call message fields, its own ids, and
     /// the instance's static context with the call's context merged over it (never the instance's device id or

@@ -74,6 +74,25 @@ struct PendingEvent: Sendable {
         }
     }
 
+    /// What a server call that gave nothing beyond a mobile event's members carries: shared, so such a call
+    /// allocates no fields of its own.
+    static let plainServerFields = ServerFields()
+    /// The same for an awaited call.
+    static let plainAwaitedServerFields = ServerFields(isAwaited: true)
+
+    /// A server call's fields: the shared plain ones when it gave none of them.
+    static func serverFields(
+        messageId: String?, context: [String: JSONValue], integrations: [String: JSONValue]?, category: String?,
+        groupId: String?, previousId: String?, isAwaited: Bool
+    ) -> ServerFields {
+        if messageId == nil, context.isEmpty, integrations == nil, category == nil, groupId == nil, previousId == nil {
+            return isAwaited ? plainAwaitedServerFields : plainServerFields
+        }
+        return ServerFields(
+            messageId: messageId, context: context, integrations: integrations, category: category, groupId: groupId,
+            previousId: previousId, isAwaited: isAwaited)
+    }
+
     /// The `messageId` as sent: the host's, or the generated one's 36 characters.
     var messageIdText: String { server?.messageId ?? messageId.text }
 }

@@ -35,7 +35,8 @@ extension Binoban {
         let intake = runtime.intake
         var accepted: Bool?
         while accepted == nil {
-            switch intake.acceptUnlessCallerEncodes(event.make) {
+            // A closure, not the method `event.make`: a method taken as a value boxed the whole stamped call.
+            switch intake.acceptUnlessCallerEncodes({ event.make($0) }) {
             case .handled(let taken):
                 accepted = taken
             case .encode(let snapshot):
@@ -96,7 +97,7 @@ extension Binoban {
         let hostMessageId = call.fields.hostMessageId
         let messageId = hostMessageId == nil ? MessageID.random(from: runtime.random) : MessageID(high: 0, low: 0)
         let now = call.fields.timestampMillis ?? configuration.wallClock.currentMillisecondsSince1970()
-        let serverFields = PendingEvent.ServerFields(
+        let serverFields = PendingEvent.serverFields(
             messageId: hostMessageId, context: call.fields.context, integrations: call.fields.integrations,
             category: call.category, groupId: call.groupId, previousId: call.previousId, isAwaited: awaited)
         return StampedServerCall(

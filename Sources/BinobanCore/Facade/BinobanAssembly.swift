@@ -116,7 +116,8 @@ enum BinobanAssembly {
             }
             guard let claim, let path = try? StorageDirectory.fileSystemPath(of: claim.directory) else {
                 durable.withLock { $0 = false }
-                return OpenedStorage(storage: InMemoryEventStorage(limits: limits.cappedForMemory, writeKey: writeKey))
+                let memory = InMemoryEventStorage(limits: limits.cappedForMemory, writeKey: writeKey)
+                return OpenedStorage(storage: memory, takesSlices: true)
             }
             let environment = FileOrMemoryEventStorage.Environment(
                 openFile: { executor in
@@ -133,7 +134,8 @@ enum BinobanAssembly {
             let storage = FileOrMemoryEventStorage(
                 environment: environment, initial: initial, limits: limits, writeKey: writeKey, executor: executor)
             return OpenedStorage(
-                storage: storage, foundEvents: storage.foundAtOpen.events, foundBytes: storage.foundAtOpen.bytes)
+                storage: storage, foundEvents: storage.foundAtOpen.events, foundBytes: storage.foundAtOpen.bytes,
+                takesSlices: true)
         }
         let parts = PipelineParts(
             intake: intake,

@@ -141,7 +141,7 @@ actor PipelineLoop: PipelineControl {
     private func run() async {
         let opened = parts.openStorage(thread)
         storage = opened.storage
-        buffer = WriteStageBuffer(for: parts)
+        buffer = WriteStageBuffer(for: parts, storageTakesSlices: opened.takesSlices)
         // Called on the host's thread: a flag and, when the loop may be asleep, a signal. The intake calls it once
         // per drain, however many events come.
         parts.intake.setOnWork { [inbox] in inbox.intakeHasWork() }

@@ -4,6 +4,10 @@ struct OpenedStorage: Sendable {
     var storage: any BinobanEventStorage
     var foundEvents = 0
     var foundBytes = 0
+    /// Whether the storage may be handed events that are slices of one shared `Data` (indices not from zero):
+    /// only the SDK's own storages, which read each event through its own indices and copy what they keep. A
+    /// host's storage gets a `Data` of its own for each event.
+    var takesSlices = false
 }
 
 /// Everything a driver is made of, gathered by the factory.

@@ -37,20 +37,29 @@ struct WriteStageBuffer {
     /// The message ids of the events the last append refused as oversize, and of those the last failure lost.
     private(set) var oversizeIDs: [String] = []
     private(set) var lostIDs: [String] = []
-    /// Where a structured event is encoded before it is copied into its `Data`: kept from chunk to chunk, so that
-    /// a turn of a few events does not allocate it again.
+    /// Where the chunk's structured events are encoded, one after the other, before they are copied into one
+    /// `Data`: kept from chunk to chunk, so that a turn of a few events does not allocate it again.
     private var scratch: [UInt8] = []
+    /// Where each event encoded into ``scratch`` ends, and its place in the chunk, in chunk order.
+    private var scratchEnds: [(end: Int, place: Int)] = []
+    /// Whether the storage may be handed slices of one shared `Data` (``OpenedStorage/takesSlices``): the events
+    /// the loop encodes for a chunk then cost one buffer in all, not two allocations each.
+    let handsOutSlices: Bool
 
-    init(encoder: EventEncoder, intake: EventIntake, stages: EventStages? = nil, namesEvents: Bool = false) {
+    init(
+        encoder: EventEncoder, intake: EventIntake, stages: EventStages? = nil, namesEvents: Bool = false,
+        handsOutSlices: Bool = false
+    ) {
         self.encoder = encoder
         self.intake = intake
         self.stages = stages
         self.namesEvents = namesEvents
+        self.handsOutSlices = handsOutSlices
     }
 
     /// A buffer with the instance's encoder (its static context and, when collected, device id), which it also
     /// gives the intake for callers to encode with.
-    init(for parts: PipelineParts) {
+    init(for parts: PipelineParts, storageTakesSlices: Bool) {
         let configuration = parts.configuration
         let deviceId = configuration.collectDeviceId ? parts.intake.identity.deviceId : nil
         self.init(
@@ -58,7 +67,7 @@ struct WriteStageBuffer {
                 context: configuration.contextProvider.staticContext(),
                 deviceId: deviceId),
             intake: parts.intake, stages: EventStages(configuration.stages),
-            namesEvents: parts.rules.reportsDeliveries)
+            namesEvents: parts.rules.reportsDeliveries, handsOutSlices: storageTakesSlices)
         parts.intake.setEncoder(encoder)
     }
 
@@ -85,6 +94,8 @@ struct WriteStageBuffer {
         let start = drain.firstLive + encoded
         let end = min(start + Self.chunkSize, drain.buffer.endIndex)
         chunk.reserveCapacity(end - start)
+        scratch.removeAll(keepingCapacity: true)
+        scratchEnds.removeAll(keepingCapacity: true)
         // Read in place: a `for` over the slice would copy each event out of the buffer.
         drain.buffer.withUnsafeBufferPointer { events in
             for index in start..<end {
@@ -105,17 +116,42 @@ struct WriteStageBuffer {
             }
         }
         encoded = end - drain.firstLive
+        if !scratchEnds.isEmpty { fillEncodedPlaces() }
         return chunk
     }
 
-    /// Encodes a structured event and adds it to the chunk (named when events are named).
+    /// Encodes a structured event and adds it to the chunk (named when events are named). Where the storage takes
+    /// slices, the event is encoded after the chunk's others in ``scratch`` and its place in the chunk holds an
+    /// empty `Data` until ``fillEncodedPlaces()``; otherwise it gets a `Data` of its own.
     private mutating func appendEncoded(_ event: PendingEvent) {
         if scratch.capacity == 0 { scratch.reserveCapacity(4096) }
-        scratch.removeAll(keepingCapacity: true)
+        if !handsOutSlices { scratch.removeAll(keepingCapacity: true) }
         encoder.encode(event, to: &scratch)
         if namesEvents { name(event.messageIdText, awaited: event.server?.isAwaited == true) }
-        chunk.append(Data(scratch))
+        if handsOutSlices {
+            scratchEnds.append((scratch.count, chunk.count))
+            chunk.append(Data())
+        } else {
+            chunk.append(Data(scratch))
+        }
     }
+
+    /// Copies the events encoded into ``scratch`` into one `Data` and puts a slice of it in each of their places in
+    /// the chunk. The slices share that `Data` (a reference count, no copy), which goes when the last of them
+    /// does: after the append, since the SDK's storages copy what they keep.
+    private mutating func fillEncodedPlaces() {
+        let whole = Data(scratch)
+        var start = 0
+        for (end, place) in scratchEnds {
+            chunk[place] = whole[start..<end]
+            start = end
+        }
+        // A burst's chunk of large events may have grown the scratch buffer far past a usual chunk's: not kept.
+        if scratch.capacity > Self.keptScratchCapacity { scratch = [] }
+    }
+
+    /// The largest scratch buffer kept from chunk to chunk (a chunk of 2 048 events of about 500 bytes).
+    private static var keptScratchCapacity: Int { 1 << 20 }
 
     /// Keeps the message id of the event about to join the chunk (events are named: ``namesEvents``).
     private mutating func name(_ messageId: String, awaited: Bool) {

@@ -17,11 +17,10 @@ import CLoopTimer
 ///
 /// The pipeline loop (``PipelineLoop``) runs on it, and so does the default file storage, so a storage call is a
 /// plain call on the same thread (no hop to another queue and back). Between turns the loop blocks the thread in a
-/// park, which ends on a ``signalWork()`` (new intake work) or a ``wake()``
-/// (an upload's answer, a shutdown, a purge, a control call) or at the park's deadline (the loop's timers: the wait's
-/// timeout, no timer object). The loop parks by blocking, not by suspending on a continuation: a resumed
-/// continuation goes through the shared pool and wakes one of its threads before it comes back here
-/// (Docs/Decisions/0218).
+/// park, which ends on a ``signalWork()`` (new intake work) or a ``wake()`` (an upload's answer, a shutdown, a purge,
+/// a control call) or at the park's deadline (the loop's timers: the wait's timeout, no timer object). The loop
+/// parks by blocking, not by suspending on a continuation: a resumed continuation goes through the shared pool and
+/// wakes one of its threads before it comes back here (Docs/Decisions/0218).
 ///
 /// A thread wake-up is the expensive part of handing one event over, so the loop wakes once per group of events
 /// (``LoopGathering``, Docs/Decisions/0230). On Linux a park waits on a one-shot timer (`timerfd`, through the
@@ -309,8 +308,7 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         if signal { pthread_cond_broadcast(condition) }
     }
 
-    /// The name the thread gives itself where it can (Linux): what `top -H`, `perf` and `/proc/<pid>/task/*/comm`
-    /// show for it.
+    /// The name the thread gives itself where it can (Linux): what `top -H`, `perf` and `/proc/<pid>/task/*/comm` show.
     static let threadName = "binoban-loop"
 
     /// Returns once the thread has exited (at once when it has, or never started). The loop's end is observable
@@ -340,13 +338,15 @@ final class LoopThread: SerialExecutor, @unchecked Sendable {
         cloop_name_thread(Self.threadName)
         #endif
         let executor = asUnownedSerialExecutor()
+        // Swapped with the queue, so both keep their buffers (a copy of the queue allocated for every batch of jobs).
+        var running: [UnownedJob] = []
         pthread_mutex_lock(mutex)
         while true {
             if !state.jobs.isEmpty {
-                let jobs = state.jobs
-                state.jobs.removeAll(keepingCapacity: true)
+                swap(&running, &state.jobs)
                 pthread_mutex_unlock(mutex)
-                for job in jobs { job.runSynchronously(on: executor) }
+                for job in running { job.runSynchronously(on: executor) }
+                running.removeAll(keepingCapacity: true)
                 pthread_mutex_lock(mutex)
                 continue
             }
