@@ -25,6 +25,10 @@ import Darwin
 /// per call around the `track()` call (`CLOCK_THREAD_CPUTIME_ID` read before and after each call; the loop-only
 /// mode reads it around nothing, so the difference is the call's own cost).
 ///
+/// Each line also gives the in-run CPU per event: the CPU of every thread but the caller's, plus the caller's CPU
+/// inside the calls, over the window. It leaves the calling loop out within the run instead of subtracting a
+/// loop-only run, whose wake-up costs vary from run to run as much as the figure itself.
+///
 /// `BENCH_FLUSH_AT=N` sets `flushAt` (default 20) to see what a batch's upload and file turnover cost per event.
 ///
 /// `BENCH_FLOOR=1` (Linux) hands each event to ``FloorLoop`` instead of an instance: the floor of this shape of
@@ -59,6 +63,7 @@ enum OneAtATimeRun {
         var due = start
         var events = 0
         let before = Usage.now()
+        let callerBefore = threadCPUNanoseconds()
         while true {
             due += random.exponential(mean: 1 / rate)
             if due >= end { break }
@@ -82,6 +87,8 @@ enum OneAtATimeRun {
         // inside it, as it would be in a process that goes on.
         sleep(untilMonotonic: end)
         let after = Usage.now()
+        // The calling loop never suspends, so it ran on this one thread from `callerBefore` on.
+        let callerCPU = Double(threadCPUNanoseconds() &- callerBefore) / 1e9
         if environment("BENCH_VERBOSE") != nil { printThreadSwitches() }
         let statistics = binoban?.statistics
         var timeToDisk: String?
@@ -108,6 +115,10 @@ enum OneAtATimeRun {
         line += ", per event cpu \(format(cpu * 1e6 / Double(max(1, events)))) µs"
         line += ", switches \(format(Double(switches) / Double(max(1, events))))"
         line += ", track() thread CPU per call \(format(Double(callCPU) / 1e3 / Double(max(1, events)))) µs"
+        // Within this run: every thread but the caller's, plus the caller's calls. The calling loop's own cost (its
+        // sleeps' wake-ups, which vary most between runs) is left out instead of subtracted from another run.
+        let besideCaller = (cpu - callerCPU) * 1e6 + Double(callCPU) / 1e3
+        line += ", in-run CPU per event \(format(besideCaller / Double(max(1, events)))) µs"
         if let statistics { line += "; stored \(statistics.storedEvents), uploaded \(statistics.uploadedEvents)" }
         if let timeToDisk { line += "; " + timeToDisk }
         print(line + "  (load \(loadAverage()))")
