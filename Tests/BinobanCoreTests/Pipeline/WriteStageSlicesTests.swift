@@ -42,12 +42,20 @@ struct WriteStageSlicesTests {
         return (intake, expected)
     }
 
-    @Test("Slices of one buffer for the SDK's storages: the same bytes, in order, laid end to end")
-    func slicesShareOneBuffer() {
-        let (intake, expected) = Self.filledIntake(50)
-        var buffer = WriteStageBuffer(encoder: Self.encoder, intake: intake, handsOutSlices: true)
+    /// A buffer that took a drain of `count` such events, its first chunk, and each event's bytes encoded alone.
+    private static func firstChunk(
+        of count: Int, handsOutSlices: Bool
+    ) -> (buffer: WriteStageBuffer, chunk: [Data], expected: [Data]) {
+        let (intake, expected) = filledIntake(count)
+        var buffer = WriteStageBuffer(encoder: encoder, intake: intake, handsOutSlices: handsOutSlices)
         _ = buffer.take()
         let chunk = buffer.nextChunk()
+        return (buffer, chunk, expected)
+    }
+
+    @Test("Slices of one buffer for the SDK's storages: the same bytes, in order, laid end to end")
+    func slicesShareOneBuffer() {
+        let (_, chunk, expected) = Self.firstChunk(of: 50, handsOutSlices: true)
         #expect(chunk == expected)
         // The loop-encoded events lie one after the other in one allocation: each starts where the one it
         // encoded before it ended.
@@ -64,20 +72,14 @@ struct WriteStageSlicesTests {
 
     @Test("A Data of its own for each event a host's storage gets, indexed from zero")
     func ownDataForHostStorage() {
-        let (intake, expected) = Self.filledIntake(50)
-        var buffer = WriteStageBuffer(encoder: Self.encoder, intake: intake, handsOutSlices: false)
-        _ = buffer.take()
-        let chunk = buffer.nextChunk()
+        let (_, chunk, expected) = Self.firstChunk(of: 50, handsOutSlices: false)
         #expect(chunk == expected)
         #expect(chunk.allSatisfy { $0.startIndex == 0 })
     }
 
     @Test("A refused suffix of slices is handed again unchanged, and what was stored is counted by its bytes")
     func refusedSuffixKeepsItsSlices() {
-        let (intake, expected) = Self.filledIntake(30)
-        var buffer = WriteStageBuffer(encoder: Self.encoder, intake: intake, handsOutSlices: true)
-        _ = buffer.take()
-        let chunk = buffer.nextChunk()
+        var (buffer, chunk, expected) = Self.firstChunk(of: 30, handsOutSlices: true)
         var report = BinobanStorageWriteReport(storedEvents: 20)
         report.refusedEvents = 10
         let stored = buffer.stored(report)
