@@ -46,6 +46,9 @@ struct SubjectSettings: Sendable {
     var timeout: Duration
     /// A CA file to trust besides the system's, for transports that take one.
     var caFile: URL?
+    /// Told how long each request took on the transport's own clock, by the event transports that keep one (the
+    /// libcurl engine's); the others never call it.
+    var ended: @Sendable (Duration) -> Void = { _ in }
 }
 
 /// A transport the hostile matrix runs against: how to make it, how to read its errors, and which cases it cannot
@@ -159,8 +162,8 @@ extension TransportSubject {
         name: "curl",
         makeEvents: { settings in
             CurlEventTransport(
-                requestTimeout: settings.timeout, resourceTimeout: settings.timeout, caBundlePath: settings.caFile?.path
-            )
+                requestTimeout: settings.timeout, resourceTimeout: settings.timeout,
+                caBundlePath: settings.caFile?.path, ended: settings.ended)
         },
         makeBeacons: { settings in CurlBeaconTransport(timeout: settings.timeout, caBundlePath: settings.caFile?.path)
         },
