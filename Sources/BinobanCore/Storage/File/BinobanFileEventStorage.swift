@@ -107,7 +107,10 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     private var recent = RecentBatchBody()
     /// The file of an uploaded batch, cut to a header, kept for the next batch instead of creating a file (Decision
     /// 0232).
-    private var spare: String?
+    private var spare: SpareFile?
+    /// The newest finished batch's descriptor, kept open until the batch is removed (its file then becomes the spare
+    /// through it) or leaves the index otherwise (then closed): Decision 0232, second addendum.
+    private var finishedDescriptor: FinishedDescriptor?
     /// ``close()`` was called: the namespace is given back and no file is touched any more.
     private var closed = false
 
@@ -203,7 +206,11 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         for batch in stranded {
             closeDescriptor(batch.descriptor)
         }
-        if let spare { try? files.removeIfPresent(spare) }
+        if let finishedDescriptor { closeDescriptor(finishedDescriptor.descriptor) }
+        if let spare {
+            if let descriptor = spare.descriptor { closeDescriptor(descriptor) }
+            try? files.removeIfPresent(spare.name)
+        }
     }
 
     /// A namespace for `sourceIdentifier` that is valid in file names.
@@ -402,7 +409,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         // Written by this storage a moment ago: while its file is there, ours and of the size written, the bytes
         // held are its events. Anything else (a file gone, replaced or cut) takes the file's path below.
         if let body = recent.body(of: batch.sequence, eventCount: finished[index].eventCount),
-            files.ownRegularFileSize(name) == finished[index].fileBytes
+            linkedFileSize(of: batch.sequence, name: name) == finished[index].fileBytes
         {
             return BinobanStoredBatch(id: batch, events: Data(body.events), eventCount: body.eventCount)
         }
@@ -430,15 +437,19 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         try checkOpen()
         guard let index = finished.firstIndex(where: { $0.sequence == batch.sequence }) else { return }
         let name = fileName(batch.sequence, .finished)
+        // Taken before the index forgets the batch: the spare may keep it.
+        let descriptor = takeFinishedDescriptor(of: batch.sequence)
         // The first removal without a spare keeps the file, cut to a header, for the next batch (Decision 0232).
         if spare == nil {
             let spareName = SpareBatchFile.fileName(sequence: batch.sequence, namespace: namespace)
-            if (try? files.keepAsSpare(name, as: spareName, length: BatchRecordFormat.magic.count)) == true {
-                spare = spareName
+            let length = BatchRecordFormat.magic.count
+            if (try? files.keepAsSpare(name, as: spareName, length: length, descriptor: descriptor)) == true {
+                spare = SpareFile(name: spareName, descriptor: descriptor)
                 dropFromIndex(at: index)
                 return
             }
         }
+        if let descriptor { closeDescriptor(descriptor) }
         try files.removeIfPresent(name)
         dropFromIndex(at: index)
     }
@@ -465,7 +476,8 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         for batch in stranded { closeDescriptor(batch.descriptor) }
         openBatch = nil
         stranded = []
-        if let spare { try? files.removeIfPresent(spare) }
+        releaseFinishedDescriptor()
+        if let spare { remove(spare) }
         spare = nil
         finished = []
         finishedBytes = 0
@@ -526,6 +538,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
         }
         finished = []
         finishedBytes = 0
+        releaseFinishedDescriptor()
         stranded = []
         openBatch = nil
         recent.forgetAll()
@@ -592,7 +605,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
                 if let spare {
                     self.spare = nil
                     do {
-                        descriptor = try files.reuseSpare(spare, as: name, header: BatchRecordFormat.magic)
+                        descriptor = try reuse(spare, as: name)
                         headerWritten = true
                         break
                     } catch {
@@ -600,13 +613,13 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
                         if error.systemErrorNumber == EEXIST {
                             self.spare = spare
                         } else {
-                            try? files.removeIfPresent(spare)
+                            remove(spare)
                         }
                     }
                 }
                 if descriptor < 0 {
                     do {
-                        descriptor = try files.createExclusive(name)
+                        descriptor = try files.createExclusive(name, appending: true)
                         break
                     } catch {
                         guard error.systemErrorNumber == EEXIST else { throw error }
@@ -700,7 +713,7 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     private func rewrite(_ batch: OpenBatch) throws(BinobanFileStorageError) -> OpenBatch {
         let name = batch.name
         let bytes = try files.readFromStart(batch.descriptor, length: batch.entry.fileBytes, name: name)
-        let descriptor = try files.createExclusive(name)
+        let descriptor = try files.createExclusive(name, appending: true)
         do {
             try files.writeAll(descriptor, bytes, name: name)
         } catch {
@@ -722,13 +735,16 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
             try files.synchronize(open.descriptor, name: name)
         }
         try files.rename(name, to: fileName(open.entry.sequence, .finished))
-        closeDescriptor(open.descriptor)
+        // Kept, not closed: the batch's file is likely the next spare (at most one descriptor is kept).
+        releaseFinishedDescriptor()
+        finishedDescriptor = FinishedDescriptor(sequence: open.entry.sequence, descriptor: open.descriptor)
         recent.finished(open.entry.sequence)
         finished.append(open.entry)
         finishedBytes += open.entry.fileBytes
         Self.evictOldest(
             finished: &finished, finishedBytes: &finishedBytes, limits: limits, files: files, namespace: namespace,
             report: &report)
+        if finished.last?.sequence != open.entry.sequence { releaseFinishedDescriptor() }
         // The directory is not synced here: if the rename does not survive a power loss, the file is found as
         // `.open` at the next start and finished then with the same events (Docs/Decisions/0251).
     }
@@ -763,9 +779,50 @@ public actor BinobanFileEventStorage: BinobanEventStorage {
     }
 
     private func dropFromIndex(at index: Int) {
+        if let descriptor = takeFinishedDescriptor(of: finished[index].sequence) { closeDescriptor(descriptor) }
         recent.forget(finished[index].sequence)
         finishedBytes -= finished[index].fileBytes
         finished.remove(at: index)
+    }
+}
+
+extension BinobanFileEventStorage {
+    /// The kept descriptor of the finished batch `sequence`, given up by the storage; nil when another batch's (or
+    /// none) is kept.
+    private func takeFinishedDescriptor(of sequence: UInt64) -> Int32? {
+        guard let finishedDescriptor, finishedDescriptor.sequence == sequence else { return nil }
+        self.finishedDescriptor = nil
+        return finishedDescriptor.descriptor
+    }
+
+    /// Closes the kept descriptor of a finished batch, if any.
+    private func releaseFinishedDescriptor() {
+        if let finishedDescriptor { closeDescriptor(finishedDescriptor.descriptor) }
+        finishedDescriptor = nil
+    }
+
+    /// The size of finished batch `sequence`'s file while the file still has a name: through the kept descriptor
+    /// when it is that batch's (its file is this storage's own, and a removed or replaced file has no name left), else
+    /// by `name` (a regular file of the effective user).
+    private func linkedFileSize(of sequence: UInt64, name: String) -> Int? {
+        guard let finishedDescriptor, finishedDescriptor.sequence == sequence else {
+            return files.ownRegularFileSize(name)
+        }
+        return files.linkedFileSize(finishedDescriptor.descriptor)
+    }
+
+    /// Opens the next batch on the spare: through its kept descriptor when it has one, else by its name.
+    private func reuse(_ spare: SpareFile, as name: String) throws(BinobanFileStorageError) -> Int32 {
+        guard let descriptor = spare.descriptor else {
+            return try files.reuseSpare(spare.name, as: name, header: BatchRecordFormat.magic)
+        }
+        return try files.reuseSpare(spare.name, keptAs: descriptor, as: name, header: BatchRecordFormat.magic)
+    }
+
+    /// Deletes the spare and closes its descriptor.
+    private func remove(_ spare: SpareFile) {
+        if let descriptor = spare.descriptor { closeDescriptor(descriptor) }
+        try? files.removeIfPresent(spare.name)
     }
 }
 

@@ -23,10 +23,12 @@ struct POSIXFileSystem: Sendable {
     }
 
     /// Creates `name` for writing; fails (`EEXIST`) if anything exists under that name, a symbolic link included,
-    /// which is never followed. Permissions exactly 0600, whatever the umask.
-    func createExclusive(_ name: String) throws(BinobanFileStorageError) -> Int32 {
+    /// which is never followed. Permissions exactly 0600, whatever the umask. With `appending`, every write goes to
+    /// the file's end (`O_APPEND`), also after the file was cut: a batch file's descriptor is kept for the next batch
+    /// once the file is cut to its header (``keepAsSpare(_:as:length:descriptor:)``).
+    func createExclusive(_ name: String, appending: Bool = false) throws(BinobanFileStorageError) -> Int32 {
         // Read and write: a batch whose directory was removed is read back through this descriptor.
-        let flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        let flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | (appending ? O_APPEND : 0)
         let descriptor = retryingOnInterrupt { open(path(name), flags, 0o600) }
         guard descriptor >= 0 else { throw failure("create", name) }
         // The umask can only clear bits of 0600; set the mode exactly so the owner can always read the file back.
@@ -53,6 +55,14 @@ struct POSIXFileSystem: Sendable {
         guard lstat(path(name), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == effectiveUser else {
             return nil
         }
+        return Int(clamping: info.st_size)
+    }
+
+    /// The size of the regular file open at `descriptor`, or nil when it has no name left (deleted, or replaced by a
+    /// rename over it). One system call, no path lookup.
+    func linkedFileSize(_ descriptor: Int32) -> Int? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink > 0 else { return nil }
         return Int(clamping: info.st_size)
     }
 

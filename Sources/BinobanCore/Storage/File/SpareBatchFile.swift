@@ -41,18 +41,42 @@ enum SpareBatchFile {
     }
 }
 
+/// The storage's spare: its name, and the descriptor it was kept with when it had been the newest finished batch
+/// (its descriptor kept since its finishing, ``FinishedDescriptor``); nil when the file is opened again to be used.
+struct SpareFile {
+    let name: String
+    let descriptor: Int32?
+}
+
+/// The descriptor of the newest finished batch, kept open from its finishing to its removal, so that the batch's
+/// file becomes the spare, and then the next batch, without being opened again (Decision 0232, second addendum).
+struct FinishedDescriptor {
+    let sequence: UInt64
+    let descriptor: Int32
+}
+
 extension POSIXFileSystem {
-    /// Renames `name` to `spare` and cuts it to `length` bytes (a batch header's). Returns false when `name` was
-    /// already gone; throws when the file could not be renamed (it is then still under `name`). A spare that cannot
-    /// be cut is deleted, so no spare ever keeps an event.
-    func keepAsSpare(_ name: String, as spare: String, length: Int) throws(BinobanFileStorageError) -> Bool {
+    /// Renames `name` to `spare` and cuts it to `length` bytes (a batch header's): through `descriptor` when the
+    /// file's descriptor was kept (a batch file's descriptor appends, so the next batch's records go after the cut),
+    /// else by its path. Returns false when `name` was already gone; throws when the file could not be renamed (it is then
+    /// still under `name`). A spare that cannot be cut is deleted, so no spare ever keeps an event. The descriptor
+    /// is never closed here.
+    func keepAsSpare(
+        _ name: String, as spare: String, length: Int, descriptor: Int32? = nil
+    ) throws(BinobanFileStorageError) -> Bool {
         do {
             try rename(name, to: spare)
         } catch {
             if error.systemErrorNumber == ENOENT { return false }
             throw error
         }
-        guard retryingOnInterrupt({ Self.systemTruncate(path(spare), to: length) }) == 0 else {
+        let cut: Bool
+        if let descriptor {
+            cut = retryingOnInterrupt({ ftruncate(descriptor, off_t(length)) }) == 0
+        } else {
+            cut = retryingOnInterrupt({ Self.systemTruncate(path(spare), to: length) }) == 0
+        }
+        guard cut else {
             try? removeIfPresent(spare)
             return false
         }
@@ -82,6 +106,33 @@ extension POSIXFileSystem {
             let error = failure("link to \(name)", spare)
             close(descriptor)
             throw error
+        }
+        _ = unlink(path(spare))
+        return descriptor
+    }
+
+    /// Gives the spare file the name `name` through the descriptor it was kept with (``SpareFile/descriptor``), without
+    /// opening it again. Fails with `EEXIST` when `name` is taken (as ``createExclusive(_:)``; the spare and its
+    /// descriptor stay as they are, for the next sequence), and when the descriptor's file is no longer the spare
+    /// (the link under `name` is then taken back). The descriptor is never closed here; the spare's own name is
+    /// removed on success.
+    ///
+    /// After the `link` the descriptor's file must have exactly two names and hold exactly `header`: a file that
+    /// something else put under the spare's name would have been linked instead, and ours would have one name or
+    /// none; a process that ignored the storage's lock may have written to it.
+    func reuseSpare(
+        _ spare: String, keptAs descriptor: Int32, as name: String, header: [UInt8]
+    ) throws(BinobanFileStorageError) -> Int32 {
+        guard retryingOnInterrupt({ link(path(spare), path(name)) }) == 0 else {
+            throw failure("link to \(name)", spare)
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 2,
+            info.st_size == header.count, Self.holds(descriptor, exactly: header)
+        else {
+            _ = unlink(path(name))
+            throw BinobanFileStorageError(
+                code: .ioFailure, message: "\(spare) is no longer the spare this storage kept")
         }
         _ = unlink(path(spare))
         return descriptor
