@@ -113,10 +113,7 @@ struct KeptBatchDescriptorTests {
     @Test("a file renamed over the kept spare, header and all, is not written through the old descriptor")
     func replacedSpareIsNotWrittenThroughTheOldDescriptor() async throws {
         try await withTemporaryDirectory { directory in
-            let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
-            _ = try await storage.append(TestEvents.events(0..<2))
-            try await storage.closeOpenBatch()
-            try await storage.remove(try #require(try await storage.finishedBatches(limit: 1).first))
+            let storage = try await BinobanFileEventStorage.withSpare(in: directory)
             // Exactly what a spare holds, under the spare's name, but another file: the kept descriptor's file has
             // no name left.
             let spare = directory.appending(path: SpareBatchFile.fileName(sequence: 1, namespace: "src"))

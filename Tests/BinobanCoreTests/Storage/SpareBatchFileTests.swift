@@ -90,10 +90,7 @@ struct SpareBatchFileTests {
     @Test("a spare is never linked over a name that is taken, and a tampered spare is not used")
     func takenNamesAndTamperedSpares() async throws {
         try await withTemporaryDirectory { directory in
-            let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
-            _ = try await storage.append(TestEvents.events(0..<2))
-            try await storage.closeOpenBatch()
-            try await storage.remove(try #require(try await storage.finishedBatches(limit: 1).first))
+            let storage = try await BinobanFileEventStorage.withSpare(in: directory)
             // A file that appeared under the next batch's name is left alone; the spare goes to the sequence after.
             let squatter = directory.appending(path: StorageFiles.name("src", 2, open: true))
             try Data("not ours".utf8).write(to: squatter)
@@ -126,10 +123,7 @@ struct SpareBatchFileTests {
     @Test("a reused spare keeps its header, which is not written again: the batch reads back from the file")
     func reusedSpareKeepsItsHeader() async throws {
         try await withTemporaryDirectory { directory in
-            let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
-            _ = try await storage.append(TestEvents.events(0..<2))
-            try await storage.closeOpenBatch()
-            try await storage.remove(try #require(try await storage.finishedBatches(limit: 1).first))
+            let storage = try await BinobanFileEventStorage.withSpare(in: directory)
             _ = try await storage.append(TestEvents.events(2..<4))
             _ = try await storage.append(TestEvents.events(4..<5))
             let open = directory.appending(path: StorageFiles.name("src", 2, open: true))
@@ -148,10 +142,7 @@ struct SpareBatchFileTests {
     @Test("a spare whose header bytes changed (same size) is deleted, not used")
     func spareWithAnotherHeaderIsNotUsed() async throws {
         try await withTemporaryDirectory { directory in
-            let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
-            _ = try await storage.append(TestEvents.events(0..<2))
-            try await storage.closeOpenBatch()
-            try await storage.remove(try #require(try await storage.finishedBatches(limit: 1).first))
+            let storage = try await BinobanFileEventStorage.withSpare(in: directory)
             let spare = directory.appending(path: SpareBatchFile.fileName(sequence: 1, namespace: "src"))
             try Data("XXXXXXX\n".utf8).write(to: spare)
             _ = try await storage.append(TestEvents.events(2..<4))

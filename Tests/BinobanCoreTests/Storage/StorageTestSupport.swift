@@ -122,3 +122,15 @@ extension BinobanStorageWriteReport {
         return report
     }
 }
+
+extension BinobanFileEventStorage {
+    /// A storage of namespace "src" in `directory` whose first batch (events 0 and 1) was finished and removed: its
+    /// file is the spare, `src-00000000000000000001.spare`, and the next batch is sequence 2.
+    static func withSpare(in directory: URL) async throws -> BinobanFileEventStorage {
+        let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
+        _ = try await storage.append(TestEvents.events(0..<2))
+        try await storage.closeOpenBatch()
+        try await storage.remove(try #require(try await storage.finishedBatches(limit: 1).first))
+        return storage
+    }
+}
