@@ -26,8 +26,11 @@ struct KeptBatchDescriptorTests {
         for entry in entries {
             let link = "/proc/self/fd/\(entry)"
             var info = stat()
+            // Read the link again after the `stat`: another test may close that descriptor and open one elsewhere
+            // under the same number meanwhile (only this test opens files in `directory`).
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link),
-                target.hasPrefix(prefix), !target.hasSuffix(".lock"), stat(link, &info) == 0
+                target.hasPrefix(prefix), !target.hasSuffix(".lock"), stat(link, &info) == 0,
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == target
             else { continue }
             inodes.append(UInt64(info.st_ino))
         }
