@@ -132,11 +132,7 @@ struct BinobanFileEventStorageRecoveryTests {
     @Test("A finished batch corrupted after open is salvaged on read, or deleted when nothing is intact")
     func corruptionAfterOpen() async throws {
         try await withTemporaryDirectory { directory in
-            let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
-            _ = try await storage.append(TestEvents.events(0..<3))
-            try await storage.closeOpenBatch()
-            _ = try await storage.append(TestEvents.events(3..<6))
-            try await storage.closeOpenBatch()
+            let storage = try await BinobanFileEventStorage.withFinishedBatches(0..<3, 3..<6, in: directory)
             let first = StorageFiles.name("src", 1)
             let bytes = try StorageFiles.contents(directory, first)
             try StorageFiles.write(bytes.prefix(bytes.count - 1), directory, first)

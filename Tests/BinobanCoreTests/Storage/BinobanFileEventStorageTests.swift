@@ -230,11 +230,7 @@ struct BinobanFileEventStorageTests {
     @Test("remove deletes one finished batch; removing it again or an unknown batch is not an error")
     func removeIsIdempotent() async throws {
         try await withTemporaryDirectory { directory in
-            let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
-            _ = try await storage.append(TestEvents.events(0..<2))
-            try await storage.closeOpenBatch()
-            _ = try await storage.append(TestEvents.events(2..<4))
-            try await storage.closeOpenBatch()
+            let storage = try await BinobanFileEventStorage.withFinishedBatches(0..<2, 2..<4, in: directory)
             let ids = try await storage.finishedBatches(limit: 20)
 
             try await storage.remove(ids[0])

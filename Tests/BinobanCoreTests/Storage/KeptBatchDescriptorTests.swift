@@ -92,11 +92,7 @@ struct KeptBatchDescriptorTests {
     @Test("a second removal while a spare is kept deletes its file and closes its descriptor")
     func secondRemovalClosesItsDescriptor() async throws {
         try await withTemporaryDirectory { directory in
-            let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
-            _ = try await storage.append(TestEvents.events(0..<2))
-            try await storage.closeOpenBatch()
-            _ = try await storage.append(TestEvents.events(2..<4))
-            try await storage.closeOpenBatch()
+            let storage = try await BinobanFileEventStorage.withFinishedBatches(0..<2, 2..<4, in: directory)
             let ids = try await storage.finishedBatches(limit: 2)
             // Batch 1's descriptor was let go when batch 2 finished: its spare is opened by name when used.
             try await storage.remove(ids[0])

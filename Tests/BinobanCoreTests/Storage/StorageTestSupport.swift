@@ -124,6 +124,19 @@ extension BinobanStorageWriteReport {
 }
 
 extension BinobanFileEventStorage {
+    /// A storage of namespace "src" in `directory` holding one finished batch per range of events, in order
+    /// (sequences 1, 2, …).
+    static func withFinishedBatches(
+        _ ranges: Range<Int>..., in directory: URL
+    ) async throws -> BinobanFileEventStorage {
+        let storage = try BinobanFileEventStorage(directory: directory, namespace: "src")
+        for range in ranges {
+            _ = try await storage.append(TestEvents.events(range))
+            try await storage.closeOpenBatch()
+        }
+        return storage
+    }
+
     /// A storage of namespace "src" in `directory` whose first batch (events 0 and 1) was finished and removed: its
     /// file is the spare, `src-00000000000000000001.spare`, and the next batch is sequence 2.
     static func withSpare(in directory: URL) async throws -> BinobanFileEventStorage {
