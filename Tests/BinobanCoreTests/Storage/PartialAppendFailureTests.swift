@@ -64,6 +64,9 @@ struct PartialAppendFailureTests {
         for index in 0..<20 { harness.binoban.track(name: "e\(index)") }
         harness.binoban.flush()
         _ = try await harness.transport.waitForRequests(count: 1, timeout: .seconds(60))
+        // The loop publishes its figures when it parks, and the request can reach the transport before that (under
+        // the thread sanitizer the test read them first once): a flush returns only after they are published.
+        _ = await harness.binoban.flushAndWait()
 
         let first = try #require(await storage.firstAppend)
         let statistics = harness.binoban.statistics
