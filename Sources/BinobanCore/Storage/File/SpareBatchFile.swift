@@ -62,7 +62,7 @@ extension POSIXFileSystem {
     /// still under `name`). A spare that cannot be cut is deleted, so no spare ever keeps an event. The descriptor
     /// is never closed here.
     func keepAsSpare(
-        _ name: String, as spare: String, length: Int, descriptor: Int32? = nil
+        _ name: String, as spare: String, length: Int, descriptor: Int32?
     ) throws(BinobanFileStorageError) -> Bool {
         do {
             try rename(name, to: spare)
@@ -87,7 +87,7 @@ extension POSIXFileSystem {
     /// `name` is taken (as ``createExclusive(_:)``), and when the spare is no longer a regular file of the
     /// effective user holding exactly `header` (it is then deleted). The spare's own name is removed on success.
     ///
-    /// The spare still holds its batch's header (``keepAsSpare(_:as:length:)`` cut the file after it), so the new
+    /// The spare still holds its batch's header (``keepAsSpare(_:as:length:descriptor:)`` cut the file after it), so the new
     /// batch's header is not written again: the descriptor appends (`O_APPEND`), and the batch's first records go
     /// after the header. The header is read back to check it (a `pread` of the page cache), which costs less than
     /// writing it (a `write` updates the file's times and the journal).
