@@ -68,7 +68,7 @@ private func record(_ index: Int, padding: Int = 0) -> SDKCoreLogRecord {
         source: "Test", file: "F.swift", function: "f()", line: 1)
 }
 
-@Suite("Queued console writer", .timeLimit(.minutes(1)))
+@Suite("Queued console writer", .timeLimit(.minutes(10)))
 struct QueuedConsoleWriterTests {
     @Test("Lines arrive whole, in order, formatted as the stream handler formats them")
     func linesInOrder() async throws {

@@ -30,7 +30,7 @@ private func waitForAccepted(_ binoban: Binoban, _ count: Int) async {
     Issue.record("\(binoban.statistics.acceptedEvents) events accepted, not \(count)")
 }
 
-@Suite("Awaiting one event's outcome (binoban.server.awaitingDelivery)", .timeLimit(.minutes(1)))
+@Suite("Awaiting one event's outcome (binoban.server.awaitingDelivery)", .timeLimit(.minutes(10)))
 struct AwaitedDeliveryTests {
     @Test("An uploaded event returns .uploaded, with the statistics and the ingest agreeing")
     func uploaded() async throws {

@@ -27,7 +27,7 @@ private func realClockInstance(transport: ScriptedTransport) -> Binoban {
 /// The real-clock tests give a grace period far longer than their bound: a shutdown that waited for its deadline
 /// (the defect they pin never returned at all) fails the bound, and a test task starved of threads for a minute (the
 /// whole suite under the thread sanitizer on 2 cores took 37-43 s for a shutdown with a 30 s grace period) does not.
-@Suite("Shutdown from a cancelled task", .timeLimit(.minutes(3)))
+@Suite("Shutdown from a cancelled task", .timeLimit(.minutes(10)))
 struct CancelledShutdownTests {
     @Test("An idle instance shut down from a cancelled task returns, on the manual clock, and then stays stopped")
     func idleManualClock() async throws {

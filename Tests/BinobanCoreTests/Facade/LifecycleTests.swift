@@ -45,7 +45,7 @@ struct LifecycleTests {
 
     @Test(
         "run() cancelled while the automatic start is still opening the storage drains and returns",
-        .timeLimit(.minutes(5)))
+        .timeLimit(.minutes(10)))
     func runDuringAutomaticStart() async throws {
         // Ten rounds, each racing the automatic start against run(). The limit is generous: under the thread
         // sanitizer the suite's other tests hold the two cores' task pool, and this test finished 92 s after it

@@ -481,7 +481,7 @@ struct LoopModelTests {
     /// sanitizer on 2 cores once left one waiting past a minute for a thread (seed 19; it passed on the next run).
     @Test(
         "Results, outcomes, statistics, reports and the ingest agree, whatever the seeded calls and answers",
-        .timeLimit(.minutes(5)), arguments: seeds)
+        .timeLimit(.minutes(10)), arguments: seeds)
     func seededRun(seed: UInt64) async throws {
         var run = LoopModelRun(seed: seed)
         try await run.run()

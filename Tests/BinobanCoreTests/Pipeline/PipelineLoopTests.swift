@@ -210,7 +210,7 @@ struct PipelineLoopTests {
 
     @Test(
         "A graceful shutdown that waits on a closed gate is quiet: the closed intake is not work",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(10)))
     func shutdownBehindAClosedGateIsQuiet() async throws {
         let harness = PipelineHarness(script: [.retryAfter(1)])
         await harness.settle()

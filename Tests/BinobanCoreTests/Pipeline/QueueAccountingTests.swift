@@ -4,7 +4,7 @@ import Testing
 
 @testable import BinobanCore
 
-@Suite("Queued events through the loop, on real files", .timeLimit(.minutes(1)))
+@Suite("Queued events through the loop, on real files", .timeLimit(.minutes(10)))
 struct QueueAccountingTests {
     @Test("A previous run's batch uploaded while this run's events are stored leaves them queued, to the byte")
     func previousRunBatchLeavesThisRunQueued() async throws {

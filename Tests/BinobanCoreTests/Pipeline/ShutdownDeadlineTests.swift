@@ -113,7 +113,7 @@ struct ShutdownDeadlineTests {
 
     @Test(
         "A zero-grace shutdown that comes while the loop lists for a flush: the flush sends nothing, the events stay stored",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(10)))
     func zeroGraceDuringATurnSendsNothing() async throws {
         let (harness, memory, result) = try await Self.shutdownDuringAFlushListing(grace: .zero)
 
@@ -132,7 +132,7 @@ struct ShutdownDeadlineTests {
 
     @Test(
         "A shutdown whose grace period is left sends what it can: a listing in progress goes on to its requests",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(10)))
     func graceDuringATurnSends() async throws {
         let (harness, _, result) = try await Self.shutdownDuringAFlushListing(grace: .seconds(5))
 
