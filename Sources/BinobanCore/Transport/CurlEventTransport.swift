@@ -46,24 +46,29 @@ public final class CurlEventTransport: BinobanEventTransport, Sendable {
     ///     server does; zero or less means ``defaultResourceTimeout``.
     ///   - caBundlePath: a PEM file of the certificate authorities to trust instead of the system's; `nil` (the
     ///     default) uses `SSL_CERT_FILE` when it is set, else libcurl's trust store.
-    public init(
+    public convenience init(
         requestTimeout: Duration = CurlEventTransport.defaultRequestTimeout,
         resourceTimeout: Duration = CurlEventTransport.defaultResourceTimeout,
         caBundlePath: String? = nil
     ) {
-        self.requestTimeout = requestTimeout > .zero ? requestTimeout : Self.defaultRequestTimeout
-        self.resourceTimeout = resourceTimeout > .zero ? resourceTimeout : Self.defaultResourceTimeout
-        self.caBundlePath = caBundlePath
-        ended = nil
+        self.init(requestTimeout, resourceTimeout, caBundlePath, ended: nil)
     }
 
     /// Creates a transport that calls `ended`, on the engine's thread, with the time each request took from the
     /// engine taking it to libcurl ending it (an answer or a failure, not a cancellation). This is the engine's own
     /// clock: the caller's task may resume much later when its executor's threads are busy, so the package's tests
     /// tell a deadline from a stall with it rather than with the time their task took to resume.
-    package init(
+    package convenience init(
         requestTimeout: Duration, resourceTimeout: Duration, caBundlePath: String?,
         ended: @escaping @Sendable (Duration) -> Void
+    ) {
+        self.init(requestTimeout, resourceTimeout, caBundlePath, ended: ended)
+    }
+
+    /// The one place a timeout of zero or less falls back to its default.
+    private init(
+        _ requestTimeout: Duration, _ resourceTimeout: Duration, _ caBundlePath: String?,
+        ended: (@Sendable (Duration) -> Void)?
     ) {
         self.requestTimeout = requestTimeout > .zero ? requestTimeout : Self.defaultRequestTimeout
         self.resourceTimeout = resourceTimeout > .zero ? resourceTimeout : Self.defaultResourceTimeout
