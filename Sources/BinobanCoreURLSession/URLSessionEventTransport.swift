@@ -46,15 +46,34 @@ public final class URLSessionEventTransport: BinobanEventTransport, Sendable {
     ///     rounded up to whole seconds; zero or less means ``defaultRequestTimeout``.
     ///   - resourceTimeout: a wall-clock limit for a whole upload, from sending to the end of the answer,
     ///     whatever the server does. Rounded up to whole seconds; zero or less means ``defaultResourceTimeout``.
-    public init(
+    public convenience init(
         session: URLSession? = nil,
         requestTimeout: Duration = URLSessionEventTransport.defaultRequestTimeout,
         resourceTimeout: Duration = URLSessionEventTransport.defaultResourceTimeout
     ) {
+        self.init(session, requestTimeout, resourceTimeout, ended: nil)
+    }
+
+    /// Creates a transport that calls `ended`, on the thread that ends each request, with the time from `send` being
+    /// called to its answer or failure (not a cancellation). The caller's task may resume much later when its
+    /// executor's threads are busy, so the package's tests tell a deadline from a stall with it rather than with the
+    /// time their task took to resume.
+    package convenience init(
+        session: URLSession?, requestTimeout: Duration, resourceTimeout: Duration,
+        ended: @escaping @Sendable (Duration) -> Void
+    ) {
+        self.init(session, requestTimeout, resourceTimeout, ended: ended)
+    }
+
+    private init(
+        _ session: URLSession?, _ requestTimeout: Duration, _ resourceTimeout: Duration,
+        ended: (@Sendable (Duration) -> Void)?
+    ) {
         exchange = URLSessionExchange(
             session: session,
             requestTimeout: WholeSecondsTimeout.seconds(requestTimeout, otherwise: Self.defaultRequestTimeout),
-            resourceTimeout: WholeSecondsTimeout.seconds(resourceTimeout, otherwise: Self.defaultResourceTimeout)
+            resourceTimeout: WholeSecondsTimeout.seconds(resourceTimeout, otherwise: Self.defaultResourceTimeout),
+            ended: ended
         )
     }
 

@@ -19,13 +19,22 @@ final class ExchangeCall: Sendable {
     private let machine = LockedValue(Machine())
     /// The task of each attempt that has started.
     private let tasks = LockedValue([Int: URLSessionDataTask]())
+    /// Told how long the call took when its caller is resumed with an answer or a failure (``URLSessionExchange``'s
+    /// `ended`), timed from ``started``; both `nil` when nobody asked.
+    private let ended: (@Sendable (Duration) -> Void)?
+    private let started: ContinuousClock.Instant?
     /// Creates the call of `request` on `session`, whose delegate is `delegate`; `timeout` seconds after the
     /// caller starts waiting, the call fails with `timedOut` whatever its tasks are doing.
-    init(session: URLSession, request: URLRequest, delegate: ExchangeDelegate, timeout: TimeInterval) {
+    init(
+        session: URLSession, request: URLRequest, delegate: ExchangeDelegate, timeout: TimeInterval,
+        ended: (@Sendable (Duration) -> Void)?
+    ) {
         self.session = session
         self.request = request
         self.delegate = delegate
         self.timeout = timeout
+        self.ended = ended
+        started = ended == nil ? nil : .now
     }
 
     /// Sends the request and waits for its answer.
@@ -73,11 +82,23 @@ final class ExchangeCall: Sendable {
             case .stopAttempt(let attempt):
                 tasks.withLock { $0[attempt] }?.cancel()
             case .resume(let waiter, let result):
+                if case .failure(let error) = result, error is CancellationError {
+                    // A cancellation is the caller's doing, not how the request ended.
+                } else {
+                    report()
+                }
                 waiter.resume(with: result)
             case .resumeWithTheAnswerSoFar(let waiter, let attempt):
                 let response = tasks.withLock { $0[attempt] }?.response
+                report()
                 waiter.resume(with: URLSessionExchange.Answer.of(response).mapError { $0 })
             }
         }
+    }
+
+    /// Tells `ended` how long the call took, on the thread that ends it: before its caller resumes, which on a busy
+    /// executor can be much later.
+    private func report() {
+        if let ended, let started { ended(started.duration(to: .now)) }
     }
 }

@@ -54,6 +54,7 @@ package final class URLSessionExchange: Sendable {
     private let delegate = ExchangeDelegate()
     private let requestTimeout: TimeInterval
     private let resourceTimeout: TimeInterval
+    private let ended: (@Sendable (Duration) -> Void)?
 
     /// Creates an exchange.
     ///
@@ -62,9 +63,16 @@ package final class URLSessionExchange: Sendable {
     ///     ephemeral configuration without cookies or cache.
     ///   - requestTimeout: seconds a request may go without progress (connecting included).
     ///   - resourceTimeout: seconds a whole request may take, from sending to the end of the answer.
-    package init(session: URLSession?, requestTimeout: TimeInterval, resourceTimeout: TimeInterval) {
+    ///   - ended: called, on the thread that ends each request, with the time from `send` being called to its
+    ///     answer or failure (not a cancellation): the package's tests tell a deadline from a stall with it rather
+    ///     than with the time their task took to resume.
+    package init(
+        session: URLSession?, requestTimeout: TimeInterval, resourceTimeout: TimeInterval,
+        ended: (@Sendable (Duration) -> Void)? = nil
+    ) {
         self.requestTimeout = requestTimeout
         self.resourceTimeout = resourceTimeout
+        self.ended = ended
         let configuration: URLSessionConfiguration
         if let session {
             configuration = session.configuration
@@ -97,7 +105,8 @@ package final class URLSessionExchange: Sendable {
         }
         request.httpShouldHandleCookies = false
         request.httpBody = body
-        let call = ExchangeCall(session: session, request: request, delegate: delegate, timeout: resourceTimeout)
+        let call = ExchangeCall(
+            session: session, request: request, delegate: delegate, timeout: resourceTimeout, ended: ended)
         do {
             return try await call.answer()
         } catch is CancellationError {

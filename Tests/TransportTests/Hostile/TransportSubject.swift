@@ -46,8 +46,8 @@ struct SubjectSettings: Sendable {
     var timeout: Duration
     /// A CA file to trust besides the system's, for transports that take one.
     var caFile: URL?
-    /// Told how long each request took on the transport's own clock, by the event transports that keep one (the
-    /// libcurl engine's); the others never call it.
+    /// Told how long each request took, by the event transports, on the thread that ended it (the libcurl engine's,
+    /// URLSession's delegate queue or the deadline's timer), before the test's task resumes.
     var ended: @Sendable (Duration) -> Void = { _ in }
 }
 
@@ -127,7 +127,9 @@ extension TransportSubject {
     static let urlSession = TransportSubject(
         name: "urlsession",
         makeEvents: { settings in
-            URLSessionEventTransport(requestTimeout: settings.timeout, resourceTimeout: settings.timeout)
+            URLSessionEventTransport(
+                session: nil, requestTimeout: settings.timeout, resourceTimeout: settings.timeout,
+                ended: settings.ended)
         },
         makeBeacons: { settings in URLSessionBeaconTransport(timeout: settings.timeout) },
         reasonOf: { error in
