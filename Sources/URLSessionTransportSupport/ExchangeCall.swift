@@ -19,10 +19,9 @@ final class ExchangeCall: Sendable {
     private let machine = LockedValue(Machine())
     /// The task of each attempt that has started.
     private let tasks = LockedValue([Int: URLSessionDataTask]())
-    /// Told how long the call took when its caller is resumed with an answer or a failure (``URLSessionExchange``'s
-    /// `ended`), timed from ``started``; both `nil` when nobody asked.
-    private let ended: (@Sendable (Duration) -> Void)?
-    private let started: ContinuousClock.Instant?
+    /// When the call was made, and whom to tell how long it took when its caller is resumed with an answer or a
+    /// failure (``URLSessionExchange``'s `ended`); `nil` when nobody asked.
+    private let timing: (started: ContinuousClock.Instant, ended: @Sendable (Duration) -> Void)?
     /// Creates the call of `request` on `session`, whose delegate is `delegate`; `timeout` seconds after the
     /// caller starts waiting, the call fails with `timedOut` whatever its tasks are doing.
     init(
@@ -33,8 +32,7 @@ final class ExchangeCall: Sendable {
         self.request = request
         self.delegate = delegate
         self.timeout = timeout
-        self.ended = ended
-        started = ended == nil ? nil : .now
+        timing = ended.map { (.now, $0) }
     }
 
     /// Sends the request and waits for its answer.
@@ -82,11 +80,9 @@ final class ExchangeCall: Sendable {
             case .stopAttempt(let attempt):
                 tasks.withLock { $0[attempt] }?.cancel()
             case .resume(let waiter, let result):
-                if case .failure(let error) = result, error is CancellationError {
-                    // A cancellation is the caller's doing, not how the request ended.
-                } else {
-                    report()
-                }
+                // A cancellation is the caller's doing, not how the request ended.
+                let cancelled = if case .failure(let error) = result { error is CancellationError } else { false }
+                if !cancelled { report() }
                 waiter.resume(with: result)
             case .resumeWithTheAnswerSoFar(let waiter, let attempt):
                 let response = tasks.withLock { $0[attempt] }?.response
@@ -99,6 +95,6 @@ final class ExchangeCall: Sendable {
     /// Tells `ended` how long the call took, on the thread that ends it: before its caller resumes, which on a busy
     /// executor can be much later.
     private func report() {
-        if let ended, let started { ended(started.duration(to: .now)) }
+        if let timing { timing.ended(timing.started.duration(to: .now)) }
     }
 }
