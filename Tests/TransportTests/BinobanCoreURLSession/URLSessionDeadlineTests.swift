@@ -29,21 +29,17 @@ struct URLSessionDeadlineTests {
                 guard write([0x61]) else { return }
             }
         }
-        let (durations, report) = AsyncStream.makeStream(of: Duration.self)
+        let reported = ReportedRequestDurations()
         let short = URLSessionEventTransport(
-            session: nil, requestTimeout: .seconds(120), resourceTimeout: .seconds(2), ended: { report.yield($0) })
+            session: nil, requestTimeout: .seconds(120), resourceTimeout: .seconds(2), ended: reported.hook)
         let error = await #expect(throws: URLSessionEventTransportError.self) {
             try await short.send(BinobanTransportRequest(url: trickle.url(), headers: [:], body: Data("{}".utf8)))
         }
-        // The transport reports before it resumes the caller.
-        report.finish()
-        var took: Duration?
-        for await duration in durations { took = duration }
         // Only the deadline ends this request as a timeout: without it the trickle runs 120 s and the answer ends
         // incomplete (`connectionLost`). The time is the one the transport reported on the thread that ended the
         // request: the test's own task may resume much later when the test process's threads are busy.
         #expect(error?.reason == .timedOut)
-        let ended = try #require(took, "the transport did not say when the request ended")
+        let ended = try #require(await reported.total(), "the transport did not say when the request ended")
         #expect(ended < .seconds(30))
     }
 }

@@ -327,19 +327,16 @@ struct URLSessionEventTransportTests {
             }
         }
         let request = BinobanTransportRequest(url: server.url(), headers: [:], body: Data("{}".utf8))
-        let (durations, report) = AsyncStream.makeStream(of: Duration.self)
+        let reported = ReportedRequestDurations()
         let transport = URLSessionEventTransport(
-            session: nil, requestTimeout: .seconds(30), resourceTimeout: .seconds(2), ended: { report.yield($0) })
+            session: nil, requestTimeout: .seconds(30), resourceTimeout: .seconds(2), ended: reported.hook)
 
         let error = await #expect(throws: URLSessionEventTransportError.self) { try await transport.send(request) }
 
-        // Reported before the caller resumed, on the thread that ended the request (not this task's resumption,
-        // which a busy test process can delay).
-        report.finish()
-        var took: Duration?
-        for await duration in durations { took = duration }
         #expect(error?.reason == .timedOut)
-        let ended = try #require(took, "the transport did not say when the request ended")
+        // Reported on the thread that ended the request, not this task's resumption (which a busy test process can
+        // delay).
+        let ended = try #require(await reported.total(), "the transport did not say when the request ended")
         #expect(ended < .seconds(30))
     }
 

@@ -41,15 +41,11 @@ struct CurlEventTransportTests {
     static func timedFailure(
         _ url: URL, requestTimeout: Duration, resourceTimeout: Duration
     ) async throws -> (error: CurlEventTransportError?, took: Duration) {
-        let (durations, report) = AsyncStream.makeStream(of: Duration.self)
+        let reported = ReportedRequestDurations()
         let transport = CurlEventTransport(
-            requestTimeout: requestTimeout, resourceTimeout: resourceTimeout, caBundlePath: nil
-        ) { report.yield($0) }
+            requestTimeout: requestTimeout, resourceTimeout: resourceTimeout, caBundlePath: nil, ended: reported.hook)
         let error = await failure(transport, url)
-        // The engine reports the time before it resumes the caller.
-        report.finish()
-        var taken = durations.makeAsyncIterator()
-        let took = try #require(await taken.next())
+        let took = try #require(await reported.total())
         return (error, took)
     }
 

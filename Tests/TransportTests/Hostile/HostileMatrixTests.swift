@@ -17,9 +17,9 @@ struct HostileMatrixTests {
         guard runs(hostile, on: subject) else { return }
         let peer = try await HostilePeer.shared()
         let listener = try await peer.open(hostile.spec)
-        let (engineDurations, report) = AsyncStream.makeStream(of: Duration.self)
+        let reported = ReportedRequestDurations()
         var settings = settings(for: subject, peer)
-        settings.ended = { report.yield($0) }
+        settings.ended = reported.hook
         let transport = subject.makeEvents(settings)
         let request = BinobanTransportRequest(
             url: hostile.url(on: listener), headers: ["Content-Type": "application/json"],
@@ -30,10 +30,7 @@ struct HostileMatrixTests {
             let (outcome, unexpected) = await subject.outcome { try await transport.send(request).statusCode }
             return (outcome, unexpected, ContinuousClock.now - started)
         }
-        // The transport reports before it resumes the caller.
-        report.finish()
-        var engineTime: Duration?
-        for await took in engineDurations { engineTime = (engineTime ?? .zero) + took }
+        let engineTime = await reported.total()
 
         #expect(unexpected == nil, "not the transport's error: \(String(describing: unexpected))")
         let matches = subject.matches(outcome, hostile.expected)
